@@ -1,0 +1,1 @@
+"""gameproto: turn-based multiplayer games served over the network with Twisted."""

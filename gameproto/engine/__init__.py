@@ -1,0 +1,1 @@
+"""The shared game-engine layer: the engine contract, tables, seats, clocks, queues, records."""

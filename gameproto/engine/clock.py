@@ -1,0 +1,47 @@
+"""
+Timeouts on an injected clock.  Every wait in gameproto has one, and tests
+drive them with L{twisted.internet.task.Clock}.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from twisted.internet.interfaces import IDelayedCall, IReactorTime
+
+
+class Deadline:
+    """
+    One restartable timeout: at most one pending call at a time.
+    """
+
+    def __init__(self, clock: IReactorTime) -> None:
+        self._clock = clock
+        self._call: IDelayedCall | None = None
+
+    @property
+    def active(self) -> bool:
+        """Whether a timeout is pending."""
+        return self._call is not None
+
+    def remaining(self) -> float | None:
+        """Seconds left, or None when no timeout is pending."""
+        if self._call is None:
+            return None
+        return max(0.0, self._call.getTime() - self._clock.seconds())
+
+    def start(self, seconds: float, expired: Callable[[], object]) -> None:
+        """Call ``expired`` in ``seconds`` unless cancelled or restarted first."""
+        self.cancel()
+
+        def fire() -> None:
+            self._call = None
+            expired()
+
+        self._call = self._clock.callLater(seconds, fire)
+
+    def cancel(self) -> None:
+        """Forget the pending timeout, if any."""
+        if self._call is not None:
+            call, self._call = self._call, None
+            call.cancel()

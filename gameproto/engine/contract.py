@@ -1,0 +1,467 @@
+"""
+The engine contract, after the generic engine JSON protocol (``engine-json.fr.md``).
+
+An engine is started from INITIALISATION parameters and answers with
+instructions that carry ``initvalues`` (everything random, fixed at once);
+each accepted action answers with new instructions: displays, requested
+actions and the game state (scores, gameover).  A refused action or bad init
+answers with the document's typed errors instead.
+
+Seats are numbered from 0 in Python; the engine JSON protocol shows them as
+``player = seat + 1``.  Everything here is plain data (attrs, frozen) with a
+JSON form, and nothing here imports Twisted.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from typing import Any, ClassVar, Literal, Mapping, Protocol, Sequence
+
+import attrs
+
+JSON = Any
+"""A value made of dicts, lists, str, int, float, bool and None."""
+
+Seat = int
+"""A seat index, 0-based."""
+
+
+# -- errors ------------------------------------------------------------------
+
+
+class WrongActionSubtype:
+    """The document's WRONG_ACTION subtypes."""
+
+    OUT_OF_ZONE = "OUT_OF_ZONE"
+    WRONG_BUTTON = "WRONG_BUTTON"
+    KEY_NOT_ALLOWED = "KEY_NOT_ALLOWED"
+    UNMATCHED_REGEX = "UNMATCHED_REGEX"
+    TEXT_EMPTY = "TEXT_EMPTY"
+    TEXT_TOO_LONG = "TEXT_TOO_LONG"
+
+    ALL: ClassVar[tuple[str, ...]] = (
+        OUT_OF_ZONE,
+        WRONG_BUTTON,
+        KEY_NOT_ALLOWED,
+        UNMATCHED_REGEX,
+        TEXT_EMPTY,
+        TEXT_TOO_LONG,
+    )
+
+
+@attrs.frozen
+class BadFormat:
+    """BAD_FORMAT: the message could not be read at all."""
+
+    type: ClassVar[str] = "BAD_FORMAT"
+
+    def asJSON(self) -> dict[str, JSON]:
+        return {"type": self.type}
+
+
+@attrs.frozen
+class MissingArgument:
+    """MISSING_ARGUMENT: a required init parameter is absent."""
+
+    arg: str
+    type: ClassVar[str] = "MISSING_ARGUMENT"
+
+    def asJSON(self) -> dict[str, JSON]:
+        return {"type": self.type, "arg": self.arg}
+
+
+@attrs.frozen
+class IncorrectValue:
+    """INCORRECT_VALUE: an init parameter has a value out of its type or range."""
+
+    arg: str
+    value: JSON
+    type: ClassVar[str] = "INCORRECT_VALUE"
+
+    def asJSON(self) -> dict[str, JSON]:
+        return {"type": self.type, "arg": self.arg, "value": self.value}
+
+
+@attrs.frozen
+class UnexpectedArgument:
+    """UNEXPECTED_ARGUMENT: an init parameter the engine does not describe."""
+
+    argname: str
+    value: JSON
+    type: ClassVar[str] = "UNEXPECTED_ARGUMENT"
+
+    def asJSON(self) -> dict[str, JSON]:
+        return {"type": self.type, "argname": self.argname, "value": self.value}
+
+
+@attrs.frozen
+class UnexpectedAction:
+    """UNEXPECTED_ACTION: an action nobody asked for (wrong seat or kind)."""
+
+    player: Seat
+    action: JSON
+    type: ClassVar[str] = "UNEXPECTED_ACTION"
+
+    def asJSON(self) -> dict[str, JSON]:
+        return {"type": self.type, "player": self.player + 1, "action": self.action}
+
+
+@attrs.frozen
+class MissingAction:
+    """MISSING_ACTION: a requested action did not come."""
+
+    player: Seat
+    requested_action: JSON
+    type: ClassVar[str] = "MISSING_ACTION"
+
+    def asJSON(self) -> dict[str, JSON]:
+        return {
+            "type": self.type,
+            "player": self.player + 1,
+            "requested_action": self.requested_action,
+        }
+
+
+@attrs.frozen
+class WrongAction:
+    """WRONG_ACTION: a requested action came with a value that is not allowed."""
+
+    subtype: str = attrs.field(validator=attrs.validators.in_(WrongActionSubtype.ALL))
+    player: Seat = 0
+    action: JSON = None
+    requested_action: JSON = None
+    type: ClassVar[str] = "WRONG_ACTION"
+
+    def asJSON(self) -> dict[str, JSON]:
+        return {
+            "type": self.type,
+            "subtype": self.subtype,
+            "player": self.player + 1,
+            "action": self.action,
+            "requested_action": self.requested_action,
+        }
+
+
+InitError = BadFormat | MissingArgument | IncorrectValue | UnexpectedArgument
+ActionError = BadFormat | UnexpectedAction | MissingAction | WrongAction
+EngineError = InitError | ActionError
+
+
+@attrs.frozen
+class Errors:
+    """The error form of INSTRUCTIONS: ``{"errors": [...]}``."""
+
+    errors: tuple[EngineError, ...]
+
+    def asJSON(self) -> dict[str, JSON]:
+        return {"errors": [e.asJSON() for e in self.errors]}
+
+
+# -- init parameters ---------------------------------------------------------
+
+
+@attrs.frozen
+class Parameter:
+    """
+    One init parameter as the engine describes it: its type (``int``,
+    ``float`` or ``string``), the range or the format it must have, and a
+    description.  Without a default, a parameter is required.
+    """
+
+    name: str
+    type: Literal["int", "float", "string"]
+    description: str
+    default: JSON = None
+    minimum: float | None = None
+    maximum: float | None = None
+    format: str | None = None
+
+    @property
+    def required(self) -> bool:
+        return self.default is None
+
+    def asJSON(self) -> dict[str, JSON]:
+        described: dict[str, JSON] = {"type": self.type, "description": self.description}
+        if self.minimum is not None or self.maximum is not None:
+            described["range"] = [self.minimum, self.maximum]
+        if self.format is not None:
+            described["format"] = self.format
+        if self.default is not None:
+            described["default"] = self.default
+        return described
+
+    def convert(self, value: JSON) -> JSON | IncorrectValue:
+        """
+        The value in this parameter's type, or INCORRECT_VALUE.  Numbers may
+        come as strings (the document's own example quotes every value).
+        """
+        wrong = IncorrectValue(self.name, value)
+        if self.type == "string":
+            if not isinstance(value, str):
+                return wrong
+            if self.format is not None and re.fullmatch(self.format, value) is None:
+                return wrong
+            return value
+        if isinstance(value, bool):
+            return wrong
+        number: float
+        if isinstance(value, str):
+            try:
+                number = int(value) if self.type == "int" else float(value)
+            except ValueError:
+                return wrong
+        elif isinstance(value, int) or (isinstance(value, float) and self.type == "float"):
+            number = value
+        elif isinstance(value, float) and value.is_integer():
+            number = int(value)
+        else:
+            return wrong
+        if isinstance(number, float) and not math.isfinite(number):
+            return wrong
+        if self.minimum is not None and number < self.minimum:
+            return wrong
+        if self.maximum is not None and number > self.maximum:
+            return wrong
+        return number
+
+
+def checkParameters(
+    described: Sequence[Parameter], given: Mapping[str, JSON]
+) -> dict[str, JSON] | Errors:
+    """
+    Check INITIALISATION parameters against an engine's description: every
+    required one present, every value converted, nothing unknown.  Returns
+    the complete parameters with defaults filled in, or every error found.
+    """
+    errors: list[InitError] = []
+    known = {p.name: p for p in described}
+    complete: dict[str, JSON] = {}
+    for name, value in given.items():
+        if name not in known:
+            errors.append(UnexpectedArgument(name, value))
+    for parameter in described:
+        if parameter.name not in given:
+            if parameter.required:
+                errors.append(MissingArgument(parameter.name))
+            else:
+                complete[parameter.name] = parameter.default
+            continue
+        converted = parameter.convert(given[parameter.name])
+        if isinstance(converted, IncorrectValue):
+            errors.append(converted)
+        else:
+            complete[parameter.name] = converted
+    if errors:
+        return Errors(tuple(errors))
+    return complete
+
+
+# -- instructions ------------------------------------------------------------
+
+
+@attrs.frozen
+class Zone:
+    """A clickable rectangle, as in SVG."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+    def contains(self, x: float, y: float) -> bool:
+        return self.x <= x < self.x + self.width and self.y <= y < self.y + self.height
+
+    def asJSON(self) -> dict[str, JSON]:
+        return {"x": self.x, "y": self.y, "width": self.width, "height": self.height}
+
+
+@attrs.frozen
+class RequestedAction:
+    """
+    An action the engine waits for: a CLICK (in ``zones``, with ``buttons``),
+    a KEY (among ``keys``) or a TEXT (matching ``regex``, at most
+    ``max_length``), from the seat ``player``.
+    """
+
+    player: Seat
+    type: Literal["CLICK", "KEY", "TEXT"]
+    zones: tuple[Zone, ...] | None = None
+    buttons: tuple[str, ...] | None = None
+    keys: str | None = None
+    regex: str | None = None
+    max_length: int | None = None
+    confirm: bool = False
+
+    def asJSON(self) -> dict[str, JSON]:
+        described: dict[str, JSON] = {"type": self.type, "player": self.player + 1}
+        if self.zones is not None:
+            described["zones"] = [z.asJSON() for z in self.zones]
+        if self.buttons is not None:
+            described["buttons"] = list(self.buttons)
+        if self.keys is not None:
+            described["keys"] = self.keys
+        if self.regex is not None:
+            described["regex"] = self.regex
+        if self.max_length is not None:
+            described["max_length"] = self.max_length
+        if self.type != "TEXT":
+            described["confirm"] = self.confirm
+        return described
+
+
+@attrs.frozen
+class Display:
+    """One seat's picture: SVG tags as dicts under ``content``."""
+
+    player: Seat
+    width: int
+    height: int
+    content: tuple[dict[str, JSON], ...]
+
+    def asJSON(self) -> dict[str, JSON]:
+        return {
+            "player": self.player + 1,
+            "width": self.width,
+            "height": self.height,
+            "content": [dict(tag) for tag in self.content],
+        }
+
+
+@attrs.frozen
+class GameState:
+    """The scores of every seat and whether the game is over."""
+
+    scores: tuple[int, ...]
+    gameover: bool
+
+    def asJSON(self) -> dict[str, JSON]:
+        return {"scores": list(self.scores), "gameover": self.gameover}
+
+
+@attrs.frozen
+class Event:
+    """
+    Something that happened, told to the seats in ``audience`` (every seat
+    when it is None): a move played, cards dealt to one seat, a trick won.
+    ``kind`` and ``data`` are the game's own; protocols translate them.
+    """
+
+    kind: str
+    data: JSON = None
+    seat: Seat | None = None
+    audience: frozenset[Seat] | None = None
+
+    def visibleTo(self, seat: Seat) -> bool:
+        return self.audience is None or seat in self.audience
+
+
+@attrs.frozen
+class Instructions:
+    """
+    The normal form of INSTRUCTIONS, as one engine step produced them: the
+    ``requested_actions``, the ``game_state``, the ``events`` of the step
+    and, after initialisation only, the ``initvalues``.  Displays are drawn
+    on demand (L{GameEngine.display}), as only some protocols show them.
+    """
+
+    requested_actions: tuple[RequestedAction, ...]
+    game_state: GameState
+    events: tuple[Event, ...] = ()
+    initvalues: dict[str, JSON] | None = None
+
+    def forSeat(self, seat: Seat) -> Instructions:
+        """What ``seat`` may see of these instructions."""
+        if all(e.audience is None for e in self.events):
+            return self
+        return attrs.evolve(self, events=tuple(e for e in self.events if e.visibleTo(seat)))
+
+    def asks(self, seat: Seat) -> bool:
+        """Whether an action of ``seat`` is requested."""
+        return any(r.player == seat for r in self.requested_actions)
+
+    def asJSON(self, displays: Sequence[Display] = ()) -> dict[str, JSON]:
+        """The document's INSTRUCTIONS, with the ``displays`` given."""
+        described: dict[str, JSON] = {
+            "displays": [d.asJSON() for d in displays],
+            "requested_actions": [a.asJSON() for a in self.requested_actions],
+            "game_state": self.game_state.asJSON(),
+        }
+        if self.initvalues is not None:
+            described["initvalues"] = self.initvalues
+        return described
+
+
+# -- the engine --------------------------------------------------------------
+
+class GameEngine(Protocol):
+    """
+    A running game: pure and deterministic given its parameters, its
+    ``initvalues`` and the actions it has accepted.
+    """
+
+    params: Mapping[str, JSON]
+    initvalues: Mapping[str, JSON]
+
+    @property
+    def players(self) -> int:
+        """How many seats the game has."""
+
+    def instructions(self) -> Instructions:
+        """Where the game stands now: the requested actions and the state (``initvalues`` set)."""
+
+    def display(self, seat: Seat) -> Display:
+        """What ``seat`` sees now, as SVG tags."""
+
+    def act(self, seat: Seat, action: JSON) -> Instructions | Errors:
+        """
+        Play ``action`` (the game's own JSON form of a move) for ``seat``.
+        Returns the new instructions, or errors and no change at all.
+        """
+
+    def resign(self, seat: Seat) -> Instructions:
+        """``seat`` gives up (left, timed out, broke a rule): finish or go on without it."""
+
+    def view(self, seat: Seat) -> Any:
+        """What ``seat`` may know of the game now, in the game's own (Python) form."""
+
+    def decodeAction(self, seat: Seat, action: Mapping[str, JSON]) -> JSON | Errors:
+        """
+        Turn an engine JSON player action (a CLICK, KEY or TEXT dict) into the
+        game's own move, or WRONG_ACTION / UNEXPECTED_ACTION errors.
+        """
+
+
+class EngineFactory(Protocol):
+    """What the shared layer knows of an engine before a game exists."""
+
+    name: str
+    parameters: Sequence[Parameter]
+
+    def start(
+        self,
+        params: Mapping[str, JSON],
+        initvalues: Mapping[str, JSON] | None = None,
+        rng: random.Random | None = None,
+    ) -> GameEngine | Errors:
+        """
+        Check ``params`` against ``parameters`` and start a game.  Without
+        ``initvalues`` the engine draws them from ``rng`` (the only
+        randomness of a game); with them, it rebuilds exactly the same game.
+        """
+
+    def bot(self, params: Mapping[str, JSON]) -> Bot:
+        """A computer player for this game."""
+
+
+class Bot(Protocol):
+    """A computer player: picks a move for ``seat`` from what that seat may see."""
+
+    def __call__(self, view: Any, seat: Seat) -> JSON:
+        ...
+
+
+def describe(parameters: Sequence[Parameter]) -> dict[str, JSON]:
+    """The engine's init parameter description, as the document asks for it."""
+    return {p.name: p.asJSON() for p in parameters}

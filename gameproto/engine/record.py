@@ -1,0 +1,151 @@
+"""
+Game records: ``(engine name, params, initvalues, ordered actions)``.
+
+A record replays to any turn and reproduces the state exactly, since every
+engine is deterministic given its init values and the actions it accepted.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Mapping, Protocol
+
+import attrs
+
+from gameproto.engine.contract import JSON, EngineFactory, Errors, GameEngine, Seat
+
+ActionKind = Literal["act", "resign"]
+
+
+@attrs.frozen
+class RecordedAction:
+    """One accepted action: who, what, when (seconds on the table's clock)."""
+
+    seat: Seat
+    action: JSON
+    at: float
+    kind: ActionKind = "act"
+
+    def asJSON(self) -> dict[str, JSON]:
+        return {"seat": self.seat, "action": self.action, "at": self.at, "kind": self.kind}
+
+    @classmethod
+    def fromJSON(cls, data: Mapping[str, JSON]) -> RecordedAction:
+        return cls(data["seat"], data["action"], data["at"], data.get("kind", "act"))
+
+
+@attrs.define(eq=False)
+class GameRecord:
+    """Everything needed to replay one game, and how it ended."""
+
+    id: int
+    engine: str
+    params: dict[str, JSON]
+    initvalues: dict[str, JSON]
+    seats: list[str]
+    started: float
+    actions: list[RecordedAction] = attrs.Factory(list)
+    finished: float | None = None
+    scores: list[int] | None = None
+
+    @property
+    def isFinished(self) -> bool:
+        return self.finished is not None
+
+    def asJSON(self) -> dict[str, JSON]:
+        return {
+            "id": self.id,
+            "engine": self.engine,
+            "params": self.params,
+            "initvalues": self.initvalues,
+            "seats": list(self.seats),
+            "started": self.started,
+            "actions": [a.asJSON() for a in self.actions],
+            "finished": self.finished,
+            "scores": self.scores,
+        }
+
+    @classmethod
+    def fromJSON(cls, data: Mapping[str, JSON]) -> GameRecord:
+        return cls(
+            id=data["id"],
+            engine=data["engine"],
+            params=dict(data["params"]),
+            initvalues=dict(data["initvalues"]),
+            seats=list(data["seats"]),
+            started=data["started"],
+            actions=[RecordedAction.fromJSON(a) for a in data["actions"]],
+            finished=data.get("finished"),
+            scores=data.get("scores"),
+        )
+
+
+class ReplayError(Exception):
+    """A record does not replay: unknown engine, or an action its engine refuses."""
+
+
+def replay(
+    factory: EngineFactory, record: GameRecord, turn: int | None = None
+) -> GameEngine:
+    """
+    Rebuild ``record``'s game after its first ``turn`` actions (all of them
+    when ``turn`` is None).
+    """
+    if factory.name != record.engine:
+        raise ReplayError(f"record {record.id} is a {record.engine} game, not {factory.name}")
+    engine = factory.start(record.params, record.initvalues)
+    if isinstance(engine, Errors):
+        raise ReplayError(f"record {record.id} does not start: {engine.asJSON()}")
+    actions = record.actions if turn is None else record.actions[: max(turn, 0)]
+    for index, recorded in enumerate(actions):
+        if recorded.kind == "resign":
+            engine.resign(recorded.seat)
+            continue
+        outcome = engine.act(recorded.seat, recorded.action)
+        if isinstance(outcome, Errors):
+            raise ReplayError(
+                f"record {record.id}: action {index} refused: {outcome.asJSON()}"
+            )
+    return engine
+
+
+class RecordStore(Protocol):
+    """Where tables write their records, as the game goes."""
+
+    def nextId(self) -> int:
+        """A new game id."""
+
+    def gameStarted(self, record: GameRecord) -> None:
+        """A game began: store its record."""
+
+    def actionAccepted(self, record: GameRecord, action: RecordedAction) -> None:
+        """``action`` was accepted and appended to ``record.actions``."""
+
+    def gameFinished(self, record: GameRecord) -> None:
+        """``record`` is complete: ``finished`` and ``scores`` are set."""
+
+    def get(self, gameId: int) -> GameRecord | None:
+        """The record of game ``gameId``, live or finished."""
+
+
+@attrs.define
+class MemoryRecordStore:
+    """Keeps every record in memory (the durable store replaces it)."""
+
+    records: dict[int, GameRecord] = attrs.Factory(dict)
+    _lastId: int = 0
+
+    def nextId(self) -> int:
+        self._lastId += 1
+        return self._lastId
+
+    def gameStarted(self, record: GameRecord) -> None:
+        self.records[record.id] = record
+
+    def actionAccepted(self, record: GameRecord, action: RecordedAction) -> None:
+        pass
+
+    def gameFinished(self, record: GameRecord) -> None:
+        pass
+
+    def get(self, gameId: int) -> GameRecord | None:
+        return self.records.get(gameId)

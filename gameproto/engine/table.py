@@ -1,0 +1,317 @@
+"""
+Tables: one running game, its seats, its turn clocks and its record.
+
+A seat is held by a L{SeatHolder}: a network player of any protocol, a web
+player or a bot.  A seat can change hands (L{Table.replace}), for instance a
+bot taking over the seat of a player who left.  Each holder only ever sees
+what its seat may see (L{Instructions.forSeat}).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from typing import Protocol, Sequence
+
+from twisted.internet.defer import Deferred
+from twisted.internet.interfaces import IReactorTime
+from twisted.logger import Logger
+
+from gameproto.engine.clock import Deadline
+from gameproto.engine.contract import (
+    JSON,
+    Bot,
+    EngineFactory,
+    Errors,
+    GameEngine,
+    Instructions,
+    Seat,
+    UnexpectedAction,
+)
+from gameproto.engine.record import GameRecord, MemoryRecordStore, RecordedAction, RecordStore
+
+log = Logger(namespace="gameproto.table")
+
+
+class SeatHolder(Protocol):
+    """Whoever holds a seat at a table."""
+
+    @property
+    def name(self) -> str:
+        """The name shown to the other seats and kept in the record."""
+
+    def turnTimeout(self, table: Table, seat: Seat) -> float | None:
+        """Seconds this holder has for the action the table now waits for (None: no limit)."""
+
+    def update(self, table: Table, seat: Seat, instructions: Instructions) -> None:
+        """
+        The game moved on: ``instructions`` is what ``seat`` may see of it
+        (its display, the events it may know of, who must act, the state).
+        """
+
+    def timedOut(self, table: Table, seat: Seat) -> None:
+        """
+        ``seat`` let its turn clock run out.  If the holder neither acts nor
+        restarts the clock, the table resigns the seat so no game is stuck.
+        """
+
+
+class Table:
+    """
+    One game in progress: the engine, the holders of its seats, a turn clock
+    per seat, and the record written as each action is accepted.
+    """
+
+    def __init__(
+        self,
+        factory: EngineFactory,
+        engine: GameEngine,
+        holders: Sequence[SeatHolder],
+        clock: IReactorTime,
+        store: RecordStore,
+    ) -> None:
+        if len(holders) != engine.players:
+            raise ValueError(f"{factory.name} needs {engine.players} seats, got {len(holders)}")
+        self.factory = factory
+        self.engine = engine
+        self.holders: list[SeatHolder] = list(holders)
+        self.clock = clock
+        self.store = store
+        self.record = GameRecord(
+            id=store.nextId(),
+            engine=factory.name,
+            params=dict(engine.params),
+            initvalues=dict(engine.initvalues),
+            seats=[h.name for h in holders],
+            started=clock.seconds(),
+        )
+        self._clocks = [Deadline(clock) for _ in holders]
+        self._waiting: frozenset[Seat] = frozenset()
+        self._pending: deque[Instructions] = deque()
+        self._delivering = False
+        self._finishedWaiters: list[Deferred[GameRecord]] = []
+        self._started = False
+        self._announced = False
+
+    @classmethod
+    def create(
+        cls,
+        factory: EngineFactory,
+        params: dict[str, JSON],
+        holders: Sequence[SeatHolder],
+        clock: IReactorTime,
+        store: RecordStore | None = None,
+        rng: random.Random | None = None,
+    ) -> Table:
+        """Start a new game of ``factory`` with ``params``; raises ValueError on bad params."""
+        engine = factory.start(params, None, rng)
+        if isinstance(engine, Errors):
+            raise ValueError(f"{factory.name}: {engine.asJSON()}")
+        return cls(factory, engine, holders, clock, store or MemoryRecordStore())
+
+    # -- what holders and servers ask ----------------------------------------
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    @property
+    def finished(self) -> bool:
+        return self.record.isFinished
+
+    @property
+    def waiting(self) -> frozenset[Seat]:
+        """The seats whose action the game waits for."""
+        return self._waiting
+
+    @property
+    def turn(self) -> int:
+        """How many actions the game has accepted."""
+        return len(self.record.actions)
+
+    def whenFinished(self) -> Deferred[GameRecord]:
+        """Fires with the complete record once every seat has been told the game is over."""
+        d: Deferred[GameRecord] = Deferred()
+        if self.finished and not self._delivering:
+            d.callback(self.record)
+        else:
+            self._finishedWaiters.append(d)
+        return d
+
+    def start(self) -> None:
+        """Store the record, tell every seat where the game stands, start the clocks."""
+        if self._started:
+            return
+        self._started = True
+        self.store.gameStarted(self.record)
+        log.info(
+            "game {id} ({engine}) started: {seats}",
+            id=self.id,
+            engine=self.factory.name,
+            seats=", ".join(self.record.seats),
+        )
+        self._advance(self.engine.instructions())
+
+    def act(self, seat: Seat, action: JSON) -> Instructions | Errors:
+        """
+        Play ``action`` for ``seat``.  Accepted: recorded, every seat told,
+        clocks restarted, and the new instructions returned.  Refused: the
+        engine's errors, and nothing changes.
+        """
+        if self.finished or not self._started:
+            return Errors((UnexpectedAction(seat, action),))
+        outcome = self.engine.act(seat, action)
+        if isinstance(outcome, Errors):
+            return outcome
+        self._accept(RecordedAction(seat, action, self.clock.seconds()), outcome)
+        return outcome
+
+    def resign(self, seat: Seat) -> None:
+        """``seat`` gives up (it left, timed out or broke a rule); recorded like an action."""
+        if self.finished or not self._started:
+            return
+        outcome = self.engine.resign(seat)
+        self._accept(RecordedAction(seat, None, self.clock.seconds(), "resign"), outcome)
+
+    def replace(self, seat: Seat, holder: SeatHolder) -> None:
+        """Give ``seat`` to ``holder`` (a bot taking over, a player coming back)."""
+        self.holders[seat] = holder
+        if self.finished or not self._started:
+            return
+        self._startClock(seat)
+        self._deliver(seat, holder, self.engine.instructions().forSeat(seat))
+
+    def restartClock(self, seat: Seat, seconds: float) -> None:
+        """Give ``seat`` ``seconds`` from now for the action the game waits for."""
+        if seat in self._waiting and not self.finished:
+            self._clocks[seat].start(seconds, lambda: self._expired(seat))
+
+    def timeLeft(self, seat: Seat) -> float | None:
+        """Seconds left on ``seat``'s clock, None when it does not run."""
+        return self._clocks[seat].remaining()
+
+    def playFor(self, seat: Seat, bot: Bot) -> Instructions | Errors:
+        """Let ``bot`` choose and play ``seat``'s move (for a seat that let its time pass)."""
+        return self.act(seat, bot(self.engine.view(seat), seat))
+
+    # -- inside --------------------------------------------------------------
+
+    def _accept(self, action: RecordedAction, outcome: Instructions) -> None:
+        self.record.actions.append(action)
+        self.store.actionAccepted(self.record, action)
+        self._advance(outcome)
+
+    def _advance(self, outcome: Instructions) -> None:
+        self._waiting = frozenset(r.player for r in outcome.requested_actions)
+        if outcome.game_state.gameover:
+            self._waiting = frozenset()
+            for deadline in self._clocks:
+                deadline.cancel()
+            self.record.finished = self.clock.seconds()
+            self.record.scores = list(outcome.game_state.scores)
+            self.store.gameFinished(self.record)
+        else:
+            for seat in range(len(self.holders)):
+                if seat in self._waiting:
+                    self._startClock(seat)
+                else:
+                    self._clocks[seat].cancel()
+        self._publish(outcome)
+
+    def _startClock(self, seat: Seat) -> None:
+        if seat not in self._waiting:
+            return
+        seconds = self.holders[seat].turnTimeout(self, seat)
+        if seconds is None:
+            self._clocks[seat].cancel()
+        else:
+            self.restartClock(seat, seconds)
+
+    def _expired(self, seat: Seat) -> None:
+        turn = self.turn
+        self.holders[seat].timedOut(self, seat)
+        stuck = (
+            not self.finished
+            and self.turn == turn
+            and seat in self._waiting
+            and not self._clocks[seat].active
+        )
+        if stuck:
+            log.info("game {id}: seat {seat} timed out, resigned", id=self.id, seat=seat)
+            self.resign(seat)
+
+    def _publish(self, outcome: Instructions) -> None:
+        # Holders may act from inside update(); queueing keeps every seat's
+        # view in order whatever they do.
+        self._pending.append(outcome)
+        if self._delivering:
+            return
+        self._delivering = True
+        try:
+            while self._pending:
+                current = self._pending.popleft()
+                for seat, holder in enumerate(list(self.holders)):
+                    self._deliver(seat, holder, current.forSeat(seat))
+        finally:
+            self._delivering = False
+        if self.finished:
+            self._announceEnd()
+
+    def _deliver(self, seat: Seat, holder: SeatHolder, instructions: Instructions) -> None:
+        try:
+            holder.update(self, seat, instructions)
+        except Exception:
+            log.failure("game {id}: seat {seat} ({name}) failed an update",
+                        id=self.id, seat=seat, name=holder.name)
+
+    def _announceEnd(self) -> None:
+        waiters, self._finishedWaiters = self._finishedWaiters, []
+        if not self._announced:
+            self._announced = True
+            log.info(
+                "game {id} ({engine}) ended: scores {scores}",
+                id=self.id,
+                engine=self.factory.name,
+                scores=self.record.scores,
+            )
+        for d in waiters:
+            d.callback(self.record)
+
+
+class BotSeat:
+    """
+    A seat held by a bot.  It plays after ``delay`` seconds on ``clock``,
+    never from inside the update that asked it to.
+    """
+
+    def __init__(self, bot: Bot, clock: IReactorTime, name: str = "bot", delay: float = 0.0):
+        self.bot = bot
+        self.clock = clock
+        self.name = name
+        self.delay = delay
+
+    def turnTimeout(self, table: Table, seat: Seat) -> float | None:
+        return None
+
+    def update(self, table: Table, seat: Seat, instructions: Instructions) -> None:
+        if instructions.game_state.gameover:
+            return
+        if instructions.asks(seat):
+            self.clock.callLater(self.delay, self._play, table, seat, table.turn)
+
+    def _play(self, table: Table, seat: Seat, turn: int) -> None:
+        if table.finished or table.holders[seat] is not self or seat not in table.waiting:
+            return
+        if table.turn != turn:
+            return
+        outcome = table.playFor(seat, self.bot)
+        if isinstance(outcome, Errors):
+            log.error(
+                "game {id}: bot in seat {seat} made a refused move {errors}, resigning",
+                id=table.id, seat=seat, errors=outcome.asJSON(),
+            )
+            table.resign(seat)
+
+    def timedOut(self, table: Table, seat: Seat) -> None:
+        pass
+

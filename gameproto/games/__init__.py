@@ -1,0 +1,1 @@
+"""Pure game rules: no Twisted, no I/O."""

@@ -1,0 +1,168 @@
+"""
+The ``twistd gameproto`` plugin: options and the service that serves every
+game on its own port, behind one shared engine layer.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Mapping
+
+import attrs
+from twisted.application import service, strports
+from twisted.internet import endpoints
+from twisted.internet.interfaces import IReactorTime
+from twisted.internet.protocol import Factory
+from twisted.internet.testing import MemoryReactor
+from twisted.python import usage
+from twisted.web.resource import Resource
+
+from gameproto.connect4.server import Connect4Server, Connect4ServerFactory, Connect4Settings
+from gameproto.engine.record import MemoryRecordStore, RecordStore
+from gameproto.web.site import makeSite
+
+DEFAULT_PORTS: dict[str, str] = {
+    "web": "tcp:8080",
+    "connect4": "tcp:4000",
+}
+"""Every protocol gameproto serves, and where it listens by default."""
+
+OFF = "off"
+
+_SPLIT = re.compile(r",(?=\s*[A-Za-z0-9_-]+\s*=)")
+
+
+def parsePorts(value: str, known: Mapping[str, str] = DEFAULT_PORTS) -> dict[str, str]:
+    """
+    Read ``NAME=ENDPOINT[,NAME=ENDPOINT...]``: a Twisted server endpoint
+    description, ``off``, or a bare port number meaning ``tcp:N``.  Raises
+    L{usage.UsageError} naming what is wrong.
+    """
+    ports: dict[str, str] = {}
+    for item in _SPLIT.split(value):
+        name, equals, description = item.partition("=")
+        name, description = name.strip(), description.strip()
+        if not equals or not name:
+            raise usage.UsageError(f"--ports: expected NAME=ENDPOINT, got {item!r}")
+        if name not in known:
+            raise usage.UsageError(
+                f"--ports: unknown name {name!r} (known: {', '.join(sorted(known))})"
+            )
+        if description.isdigit():
+            description = f"tcp:{description}"
+        if description != OFF:
+            try:
+                endpoints.serverFromString(MemoryReactor(), description)
+            except Exception as e:
+                raise usage.UsageError(
+                    f"--ports: bad endpoint for {name}: {description!r} ({e})"
+                ) from None
+        ports[name] = description
+    return ports
+
+
+def _seconds(value: str) -> float:
+    seconds = float(value)
+    if not seconds > 0 or seconds == float("inf"):
+        raise ValueError(f"{value} is not a positive number of seconds")
+    return seconds
+
+
+class Options(usage.Options):
+    """Options of ``twistd gameproto``."""
+
+    synopsis = "[options]"
+    longdesc = (
+        "Serve turn-based multiplayer games: each protocol on its own port "
+        "(defaults: " + ", ".join(f"{k}={v}" for k, v in DEFAULT_PORTS.items()) + "), "
+        "the Protuissance 4 WebSocket at /connect4 on the web port."
+    )
+
+    optParameters = [
+        ["connect4-width", None, 7, "Connect Four board width, 6..255.", int],
+        ["connect4-height", None, 6, "Connect Four board height, 6..255.", int],
+        ["connect4-timeout", None, 3.0,
+         "Seconds for each Connect Four move (the first move gets one more).", _seconds],
+        ["connect4-choice-timeout", None, 10.0,
+         "Seconds to send JOIN_QUEUE after GAME_END before being disconnected.", _seconds],
+        ["connect4-resend-timeout", None, 1.0,
+         "Seconds to send another move after ERR_INVALID_COLUMN.", _seconds],
+        ["connect4-connect-timeout", None, 10.0,
+         "Seconds for a new connection to send an acceptable CONNECT.", _seconds],
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self["ports"] = dict(DEFAULT_PORTS)
+
+    def opt_ports(self, value: str) -> None:
+        """
+        NAME=ENDPOINT[,NAME=ENDPOINT...]: where each protocol listens, as a
+        Twisted endpoint description (tcp:, ssl:, unix:, systemd:), a bare
+        port number, or 'off' to disable it; repeatable.  Names: web,
+        connect4.
+        """
+        self["ports"].update(parsePorts(value))
+
+    def postOptions(self) -> None:
+        try:
+            self["connect4"] = Connect4Settings(
+                width=self["connect4-width"],
+                height=self["connect4-height"],
+                timeout=self["connect4-timeout"],
+                choiceTimeout=self["connect4-choice-timeout"],
+                resendTimeout=self["connect4-resend-timeout"],
+                connectTimeout=self["connect4-connect-timeout"],
+            )
+        except ValueError as e:
+            raise usage.UsageError(f"--connect4-{e}") from None
+        if all(description == OFF for description in self["ports"].values()):
+            raise usage.UsageError("--ports: every protocol is off, nothing to serve")
+
+
+@attrs.define
+class Games:
+    """The shared state behind every port: the record store and each game's server."""
+
+    store: RecordStore
+    connect4: Connect4Server
+
+
+def buildGames(options: Mapping[str, object], clock: IReactorTime) -> Games:
+    store = MemoryRecordStore()
+    settings = options["connect4"]
+    assert isinstance(settings, Connect4Settings)
+    return Games(store, Connect4Server(settings, clock, store))
+
+
+def webResources(games: Games, ports: Mapping[str, str]) -> dict[bytes, Resource]:
+    """What the web port serves besides its index, for the protocols that are on."""
+    from gameproto.connect4.websocket import connect4WebSocket
+
+    children: dict[bytes, Resource] = {}
+    if ports.get("connect4", OFF) != OFF:
+        children[b"connect4"] = connect4WebSocket(games.connect4)
+    return children
+
+
+def makeService(options: Mapping[str, object], clock: IReactorTime | None = None) -> service.MultiService:
+    """Every protocol that is not off, each on its endpoint, one engine layer behind them."""
+    if clock is None:
+        from twisted.internet import reactor as clock  # type: ignore[assignment]
+    assert clock is not None
+    games = buildGames(options, clock)
+    ports = options["ports"]
+    assert isinstance(ports, dict)
+    factories: dict[str, Callable[[], Factory]] = {
+        "connect4": lambda: Connect4ServerFactory(games.connect4),
+        "web": lambda: makeSite(webResources(games, ports)),
+    }
+    top = service.MultiService()
+    top.games = games  # type: ignore[attr-defined]
+    for name, description in ports.items():
+        if description == OFF:
+            continue
+        child = strports.service(description, factories[name]())
+        child.setName(name)
+        child.setServiceParent(top)
+    return top

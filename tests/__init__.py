@@ -1,0 +1,1 @@
+"""gameproto tests."""
