@@ -68,6 +68,13 @@ def _seconds(value: str) -> float:
     return seconds
 
 
+def _delay(value: str) -> float:
+    seconds = float(value)
+    if not 0 <= seconds < float("inf"):
+        raise ValueError(f"{value} is not a number of seconds")
+    return seconds
+
+
 class Options(usage.Options):
     """Options of ``twistd gameproto``."""
 
@@ -89,6 +96,9 @@ class Options(usage.Options):
          "Seconds to send another move after ERR_INVALID_COLUMN.", _seconds],
         ["connect4-connect-timeout", None, 10.0,
          "Seconds for a new connection to send an acceptable CONNECT.", _seconds],
+        ["connect4-rematch-delay", None, 1.0,
+         "Seconds the queue waits for another opponent before matching two players "
+         "who just played each other (0: at once).", _delay],
     ]
 
     def __init__(self) -> None:
@@ -113,6 +123,7 @@ class Options(usage.Options):
                 choiceTimeout=self["connect4-choice-timeout"],
                 resendTimeout=self["connect4-resend-timeout"],
                 connectTimeout=self["connect4-connect-timeout"],
+                rematchDelay=self["connect4-rematch-delay"],
             )
         except ValueError as e:
             raise usage.UsageError(f"--connect4-{e}") from None

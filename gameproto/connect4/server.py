@@ -55,6 +55,8 @@ class Connect4Settings:
     """Time to JOIN_QUEUE after GAME_END (``choice_timeout``)."""
     connectTimeout: float = attrs.field(default=10.0, validator=_positive)
     """Time for a new connection to send an acceptable CONNECT."""
+    rematchDelay: float = attrs.field(default=1.0, validator=attrs.validators.ge(0))
+    """How long the queue waits for someone else before matching two players who just met."""
 
 
 class Connect4Player:
@@ -186,7 +188,9 @@ class Connect4Server:
         self.store: RecordStore = store if store is not None else MemoryRecordStore()
         self.rng = rng or random.Random()
         self.nicks: dict[str, Connect4Player] = {}
-        self.queue: MatchQueue[Connect4Player] = MatchQueue(2, self._matched, self.rng)
+        self.queue: MatchQueue[Connect4Player] = MatchQueue(
+            2, self._matched, self.rng, self.clock, settings.rematchDelay
+        )
         self.tables: set[Table] = set()
 
     def newPlayer(self, protocol: _Protocol) -> Connect4Player:
