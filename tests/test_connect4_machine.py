@@ -157,6 +157,10 @@ CLIENT_PATHS: dict[str, list[str]] = {
     "queued": ["connect", "initReceived"],
     "theirTurn": ["connect", "initReceived", "gameStarted"],
     "myTurn": ["connect", "initReceived", "gameStarted", "yourTurn"],
+    "retry": ["connect", "initReceived", "gameStarted", "yourTurn", "moveChosen",
+              "moveRefused"],
+    "retrySent": ["connect", "initReceived", "gameStarted", "yourTurn", "moveChosen",
+                  "moveRefused", "moveChosen"],
     "ended": ["connect", "initReceived", "gameStarted", "gameEnded"],
     "closed": ["leave"],
 }
@@ -166,26 +170,35 @@ CLIENT_EXPECTED = {
     "queued": {wire.GameStart, wire.Error},
     "theirTurn": {wire.PlayMove, wire.GameEnd, wire.Error},
     "myTurn": {wire.PlayMove, wire.GameEnd, wire.Error},
+    "retry": {wire.PlayMove, wire.GameEnd, wire.Error},
+    "retrySent": {wire.PlayMove, wire.GameEnd, wire.Error},
     "ended": {wire.Error}, "closed": frozenset(),
 }
 
 CLIENT_TABLE: dict[tuple[str, str], tuple[str, list[Call]]] = {
     ("idle", "connect"): ("connecting", [("send", (wire.Connect(b"alice"),))]),
     ("refused", "connect"): ("connecting", [("send", (wire.Connect(b"alice"),))]),
-    ("connecting", "initReceived"): ("queued", [("connected", (7, 6))]),
+    ("connecting", "initReceived"): ("queued", [("initialised", (7, 6))]),
     ("connecting", "nickRefused"): ("refused", [("refused", (8,))]),
     ("queued", "gameStarted"): ("theirTurn", [("startGame", ("alice", "bob"))]),
     ("theirTurn", "yourTurn"): ("myTurn", [("askMove", ())]),
     ("myTurn", "moveChosen"): ("theirTurn", [("playOwnMove", (2,))]),
-    ("theirTurn", "moveRefused"): ("myTurn", [("takeBack", ()), ("askMove", ())]),
+    ("theirTurn", "moveRefused"): ("retry", [("takeBack", ()), ("askMove", ())]),
+    ("retry", "moveChosen"): ("retrySent", [("playOwnMove", (2,))]),
+    ("retrySent", "moveRefused"): ("closed", [
+        ("takeBack", ()), ("drop", ("second invalid column on one turn",))]),
     ("theirTurn", "opponentMoved"): ("theirTurn", [("playOpponentMove", (5,))]),
+    ("retrySent", "opponentMoved"): ("theirTurn", [("playOpponentMove", (5,))]),
     ("theirTurn", "gameEnded"): ("ended", [("endGame", (None,))]),
     ("myTurn", "gameEnded"): ("ended", [("endGame", (None,))]),
+    ("retry", "gameEnded"): ("ended", [("endGame", (None,))]),
+    ("retrySent", "gameEnded"): ("ended", [("endGame", (None,))]),
     ("ended", "playAgain"): ("queued", [("send", (wire.JoinQueue(),))]),
     ("ended", "moveChosen"): ("ended", []),
     ("queued", "moveChosen"): ("queued", []),
 }
-for _state in ("idle", "connecting", "refused", "queued", "theirTurn", "myTurn", "ended"):
+for _state in ("idle", "connecting", "refused", "queued", "theirTurn", "myTurn", "retry",
+               "retrySent", "ended"):
     CLIENT_TABLE[(_state, "leave")] = ("closed", [("drop", ("leaving",))])
     CLIENT_TABLE[(_state, "timedOut")] = ("closed", [("timedOut", ())])
     CLIENT_TABLE[(_state, "unexpected")] = ("closed", [("drop", ("odd",))])

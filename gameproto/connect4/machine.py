@@ -318,7 +318,7 @@ class ClientCore(Protocol):
     def send(self, message: wire.Message) -> None:
         "Write one message."
 
-    def connected(self, width: int, height: int) -> None:
+    def initialised(self, width: int, height: int) -> None:
         "INIT arrived."
 
     def refused(self, code: int) -> None:
@@ -360,12 +360,15 @@ def _buildClient() -> type:
     queued = builder.state("queued")
     theirTurn = builder.state("theirTurn")
     myTurn = builder.state("myTurn")
+    retry = builder.state("retry")
+    retrySent = builder.state("retrySent")
     ended = builder.state("ended")
     closed = builder.state("closed")
 
     for state, kinds in ((idle, _NONE), (connecting, _CONNECTING), (refused, _NONE),
                          (queued, _QUEUED), (theirTurn, _PLAYING), (myTurn, _PLAYING),
-                         (ended, _ENDED), (closed, _NONE)):
+                         (retry, _PLAYING), (retrySent, _PLAYING), (ended, _ENDED),
+                         (closed, _NONE)):
         state.upon(ClientInputs.expected).loop().returns(kinds)
 
     @idle.upon(ClientInputs.connect).to(connecting)
@@ -375,7 +378,7 @@ def _buildClient() -> type:
 
     @connecting.upon(ClientInputs.initReceived).to(queued)
     def init(machine: ClientInputs, core: ClientCore, width: int, height: int) -> None:
-        core.connected(width, height)
+        core.initialised(width, height)
 
     @connecting.upon(ClientInputs.nickRefused).to(refused)
     def nickRefused(machine: ClientInputs, core: ClientCore, code: int) -> None:
@@ -390,20 +393,29 @@ def _buildClient() -> type:
         core.askMove()
 
     @myTurn.upon(ClientInputs.moveChosen).to(theirTurn)
+    @retry.upon(ClientInputs.moveChosen).to(retrySent)
     def chosen(machine: ClientInputs, core: ClientCore, column: int) -> None:
         core.playOwnMove(column)
 
-    @theirTurn.upon(ClientInputs.moveRefused).to(myTurn)
-    def retry(machine: ClientInputs, core: ClientCore) -> None:
+    @theirTurn.upon(ClientInputs.moveRefused).to(retry)
+    def refusedOnce(machine: ClientInputs, core: ClientCore) -> None:
         core.takeBack()
         core.askMove()
 
+    @retrySent.upon(ClientInputs.moveRefused).to(closed)
+    def refusedTwice(machine: ClientInputs, core: ClientCore) -> None:
+        core.takeBack()
+        core.drop("second invalid column on one turn")
+
     @theirTurn.upon(ClientInputs.opponentMoved).loop()
+    @retrySent.upon(ClientInputs.opponentMoved).to(theirTurn)
     def opponent(machine: ClientInputs, core: ClientCore, column: int) -> None:
         core.playOpponentMove(column)
 
     @theirTurn.upon(ClientInputs.gameEnded).to(ended)
     @myTurn.upon(ClientInputs.gameEnded).to(ended)
+    @retry.upon(ClientInputs.gameEnded).to(ended)
+    @retrySent.upon(ClientInputs.gameEnded).to(ended)
     def gameEnded(machine: ClientInputs, core: ClientCore, winner: int | None) -> None:
         core.endGame(winner)
 
@@ -411,7 +423,8 @@ def _buildClient() -> type:
     def again(machine: ClientInputs, core: ClientCore) -> None:
         core.send(wire.JoinQueue())
 
-    for state in (idle, connecting, refused, queued, theirTurn, myTurn, ended):
+    for state in (idle, connecting, refused, queued, theirTurn, myTurn, retry, retrySent,
+                  ended):
         @state.upon(ClientInputs.leave).to(closed)
         def leave(machine: ClientInputs, core: ClientCore) -> None:
             core.drop("leaving")

@@ -224,7 +224,7 @@ class Connect4ClientProtocol(MessageStreamProtocol):
     def send(self, message: wire.Message) -> None:
         self.sendMessage(message)
 
-    def connected(self, width: int, height: int) -> None:
+    def initialised(self, width: int, height: int) -> None:
         self.width, self.height = width, height
         self.nickAccepted(width, height)
 

@@ -9,13 +9,20 @@ WebSocket connections, and shares everything behind it.
 
 from __future__ import annotations
 
-from typing import Callable, Protocol
+from typing import Any, Callable, Protocol
 
-from twisted.internet.interfaces import IAddress, IProtocol
+from hyperlink import URL
+from twisted.internet.address import IPv4Address
+from twisted.internet.defer import Deferred
+from twisted.internet.interfaces import IAddress, IReactorTCP
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 from twisted.web.server import Request
-from twisted.web.websocket import WebSocketResource, WebSocketTransport
+from twisted.web.websocket import (
+    WebSocketClientEndpoint,
+    WebSocketResource,
+    WebSocketTransport,
+)
 
 log = Logger(namespace="gameproto.web")
 
@@ -23,10 +30,16 @@ MESSAGE_TOO_BIG = 1009
 UNSUPPORTED_DATA = 1003
 
 
-class MessageProtocol(IProtocol, Protocol):  # type: ignore[misc]
-    """A protocol that also reads one whole message at a time."""
+class MessageProtocol(Protocol):
+    """A Twisted protocol that also reads one whole message at a time."""
+
+    def makeConnection(self, transport: Any) -> None:
+        ...
 
     def messageDataReceived(self, data: bytes) -> None:
+        ...
+
+    def connectionLost(self, reason: Failure) -> None:
         ...
 
 
@@ -86,18 +99,21 @@ def _pendingBytes(ws: object) -> int:
 
 class WebSocketBridge:
     """
-    A Twisted C{WebSocketProtocol} hosting one L{MessageProtocol}.  Messages
-    over ``maxMessage`` bytes close the connection (code 1009), even before
-    they are complete; a text message where binary ones are expected (or the
-    reverse) closes it with code 1003.
+    A Twisted C{WebSocketProtocol} hosting one L{MessageProtocol}, server or
+    client side.  Messages over ``maxMessage`` bytes close the connection
+    (code 1009), on the server side even before they are complete; a text
+    message where binary ones are expected (or the reverse) closes it with
+    code 1003.
     """
 
-    def __init__(self, hosted: MessageProtocol, request: Request, maxMessage: int,
-                 text: bool = False) -> None:
+    def __init__(self, hosted: MessageProtocol, maxMessage: int, peer: IAddress,
+                 host: IAddress, text: bool = False, request: Request | None = None) -> None:
         self.hosted = hosted
-        self.request = request
         self.maxMessage = maxMessage
         self.text = text
+        self.peer = peer
+        self.host = host
+        self.request = request
         self._ws: WebSocketTransport | None = None
         self._transport: MessageTransport | None = None
 
@@ -117,17 +133,14 @@ class WebSocketBridge:
 
     def negotiationFinished(self) -> None:
         assert self._ws is not None
-        self._transport = MessageTransport(
-            self._ws, self.request.getClientAddress(), self.request.getHost(), self.text
-        )
+        self._transport = MessageTransport(self._ws, self.peer, self.host, self.text)
         self.hosted.makeConnection(self._transport)
 
     def _refuse(self, code: int, reason: str) -> None:
         assert self._transport is not None
         if self._transport.disconnecting:
             return
-        log.info("websocket {peer}: closing: {reason}",
-                 peer=self.request.getClientAddress(), reason=reason)
+        log.info("websocket {peer}: closing: {reason}", peer=self.peer, reason=reason)
         self._transport.loseConnection(code)
 
     def bytesMessageReceived(self, data: bytes | bytearray) -> None:
@@ -161,7 +174,7 @@ class WebSocketBridge:
             self.hosted.connectionLost(reason)
 
 
-class _BridgeFactory:
+class _ServerBridges:
     def __init__(self, build: Callable[[Request], MessageProtocol], maxMessage: int,
                  text: bool) -> None:
         self._build = build
@@ -169,7 +182,9 @@ class _BridgeFactory:
         self._text = text
 
     def buildProtocol(self, request: Request) -> WebSocketBridge:
-        return WebSocketBridge(self._build(request), request, self._maxMessage, self._text)
+        return WebSocketBridge(self._build(request), self._maxMessage,
+                               request.getClientAddress(), request.getHost(), self._text,
+                               request)
 
 
 def messageWebSocketResource(
@@ -179,4 +194,31 @@ def messageWebSocketResource(
     A resource serving WebSocket connections, each hosting the protocol that
     ``build(request)`` returns.
     """
-    return WebSocketResource(_BridgeFactory(build, maxMessage, text))  # type: ignore[arg-type]
+    return WebSocketResource(_ServerBridges(build, maxMessage, text))  # type: ignore[arg-type]
+
+
+class _ClientBridge:
+    def __init__(self, hosted: MessageProtocol, maxMessage: int, text: bool) -> None:
+        self._hosted = hosted
+        self._maxMessage = maxMessage
+        self._text = text
+
+    def buildProtocol(self, url: str) -> WebSocketBridge:
+        parsed = URL.fromText(url)
+        address = IPv4Address("TCP", parsed.host, parsed.port or 80)
+        return WebSocketBridge(self._hosted, self._maxMessage, address, address, self._text)
+
+
+def connectMessageProtocol(
+    reactor: IReactorTCP, url: str, hosted: MessageProtocol, maxMessage: int,
+    text: bool = False,
+) -> Deferred[WebSocketBridge]:
+    """
+    Connect ``hosted`` to the WebSocket at ``url`` (``ws://host:port/path``):
+    its writes become messages, each message received is given to its
+    C{messageDataReceived}.  Fires once the connection is open.
+    """
+    endpoint = WebSocketClientEndpoint.new(reactor, url)
+    return Deferred.fromCoroutine(
+        endpoint.connect(_ClientBridge(hosted, maxMessage, text))  # type: ignore[arg-type]
+    )
