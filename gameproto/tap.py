@@ -19,6 +19,7 @@ from twisted.web.resource import Resource
 
 from gameproto.connect4.server import Connect4Server, Connect4ServerFactory, Connect4Settings
 from gameproto.engine.record import MemoryRecordStore, RecordStore
+from gameproto.games.connect4 import DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_SIZE, MIN_SIZE
 from gameproto.web.site import makeSite
 
 DEFAULT_PORTS: dict[str, str] = {
@@ -68,6 +69,13 @@ def _seconds(value: str) -> float:
     return seconds
 
 
+def _boardSize(value: str) -> int:
+    size = int(value)
+    if not MIN_SIZE <= size <= MAX_SIZE:
+        raise ValueError(f"{value} is not between {MIN_SIZE} and {MAX_SIZE}")
+    return size
+
+
 def _delay(value: str) -> float:
     seconds = float(value)
     if not 0 <= seconds < float("inf"):
@@ -86,10 +94,12 @@ class Options(usage.Options):
     )
 
     optParameters = [
-        ["connect4-width", None, 7, "Connect Four board width, 6..255.", int],
-        ["connect4-height", None, 6, "Connect Four board height, 6..255.", int],
-        ["connect4-timeout", None, 3.0,
-         "Seconds for each Connect Four move (the first move gets one more).", _seconds],
+        ["connect4-width", None, DEFAULT_WIDTH, "Connect Four board width, 6..255.", _boardSize],
+        ["connect4-height", None, DEFAULT_HEIGHT, "Connect Four board height, 6..255.",
+         _boardSize],
+        ["connect4-timeout", None, 3.0, "Seconds for each Connect Four move.", _seconds],
+        ["connect4-first-move-bonus", None, 1.0,
+         "Extra seconds for the first move of a game (the document's timeout + 1).", _delay],
         ["connect4-choice-timeout", None, 10.0,
          "Seconds to send JOIN_QUEUE after GAME_END before being disconnected.", _seconds],
         ["connect4-resend-timeout", None, 1.0,
@@ -106,13 +116,14 @@ class Options(usage.Options):
         self["ports"] = dict(DEFAULT_PORTS)
 
     def opt_ports(self, value: str) -> None:
-        """
-        NAME=ENDPOINT[,NAME=ENDPOINT...]: where each protocol listens, as a
-        Twisted endpoint description (tcp:, ssl:, unix:, systemd:), a bare
-        port number, or 'off' to disable it; repeatable.  Names: web,
-        connect4.
-        """
         self["ports"].update(parsePorts(value))
+
+    opt_ports.__doc__ = (
+        "NAME=ENDPOINT[,NAME=ENDPOINT...]: where each protocol listens, as a Twisted "
+        "server endpoint description (tcp:, ssl:, unix:, systemd:), a bare port number "
+        "(tcp:N), or 'off' to disable it. Repeatable. Names and defaults: "
+        + ", ".join(f"{k}={v}" for k, v in DEFAULT_PORTS.items()) + "."
+    )
 
     def postOptions(self) -> None:
         try:
@@ -120,13 +131,14 @@ class Options(usage.Options):
                 width=self["connect4-width"],
                 height=self["connect4-height"],
                 timeout=self["connect4-timeout"],
+                firstMoveBonus=self["connect4-first-move-bonus"],
                 choiceTimeout=self["connect4-choice-timeout"],
                 resendTimeout=self["connect4-resend-timeout"],
                 connectTimeout=self["connect4-connect-timeout"],
                 rematchDelay=self["connect4-rematch-delay"],
             )
         except ValueError as e:
-            raise usage.UsageError(f"--connect4-{e}") from None
+            raise usage.UsageError(f"Connect Four settings: {e}") from None
         if all(description == OFF for description in self["ports"].values()):
             raise usage.UsageError("--ports: every protocol is off, nothing to serve")
 
