@@ -1,1 +1,20 @@
-"""gameproto tests."""
+"""
+gameproto's tests: ``trial tests`` from the source tree.
+
+The package is installed with gameproto so that ``trial tests`` finds it
+from any directory; L{sourceTree} finds the checkout's other folders
+(``examples/``, ``bench/``) for the tests that run them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def sourceTree() -> Path | None:
+    """The source checkout holding ``examples/``, or None if there is none to find."""
+    here = Path(__file__).resolve().parent.parent
+    for candidate in (here, Path.cwd().parent, Path.cwd()):
+        if (candidate / "examples").is_dir() and (candidate / "gameproto").is_dir():
+            return candidate
+    return None
