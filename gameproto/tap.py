@@ -168,7 +168,15 @@ def webResources(games: Games, ports: Mapping[str, str]) -> dict[bytes, Resource
     return children
 
 
-def makeService(options: Mapping[str, object], clock: IReactorTime | None = None) -> service.MultiService:
+class GameprotoService(service.MultiService):
+    """Every protocol's listening service; ``games`` is the shared state behind them."""
+
+    def __init__(self, games: Games) -> None:
+        super().__init__()
+        self.games = games
+
+
+def makeService(options: Mapping[str, object], clock: IReactorTime | None = None) -> GameprotoService:
     """Every protocol that is not off, each on its endpoint, one engine layer behind them."""
     if clock is None:
         from twisted.internet import reactor as clock  # type: ignore[assignment]
@@ -180,8 +188,7 @@ def makeService(options: Mapping[str, object], clock: IReactorTime | None = None
         "connect4": lambda: Connect4ServerFactory(games.connect4),
         "web": lambda: makeSite(webResources(games, ports)),
     }
-    top = service.MultiService()
-    top.games = games  # type: ignore[attr-defined]
+    top = GameprotoService(games)
     for name, description in ports.items():
         if description == OFF:
             continue

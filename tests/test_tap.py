@@ -110,7 +110,7 @@ class ServiceTests(SynchronousTestCase):
 
     def test_settingsReachTheServer(self) -> None:
         service = tap.makeService(parse("--connect4-width", "11"), Clock())
-        self.assertEqual(service.games.connect4.settings.width, 11)  # type: ignore[attr-defined]
+        self.assertEqual(service.games.connect4.settings.width, 11)
 
     def test_webSocketOnlyWithConnect4(self) -> None:
         on = tap.webResources(tap.buildGames(parse(), Clock()), parse()["ports"])

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Iterable
 
 from automat import NoTransition
 from twisted.internet.defer import Deferred, maybeDeferred
-from twisted.internet.protocol import Protocol
+from twisted.internet.protocol import Protocol, connectionDone
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
@@ -137,7 +137,7 @@ class Connect4ServerProtocol(MessageStreamProtocol):
             case wire.JoinQueue():
                 machine.joinQueue()
 
-    def connectionLost(self, reason: Failure = Failure(ConnectionError())) -> None:
+    def connectionLost(self, reason: Failure = connectionDone) -> None:
         self._closing = True
         log.info("connect4 {who} disconnected", who=self.player.nick or self.peer)
         self.player.machine.connectionLost()
@@ -208,7 +208,7 @@ class Connect4ClientProtocol(MessageStreamProtocol):
         except NoTransition:
             machine.unexpected(f"unexpected {message!r} in state {stateName(machine)}")
 
-    def connectionLost(self, reason: Failure = Failure(ConnectionError())) -> None:
+    def connectionLost(self, reason: Failure = connectionDone) -> None:
         self._closing = True
         self.machine.connectionLost()
 
