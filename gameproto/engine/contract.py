@@ -224,7 +224,7 @@ class Parameter:
             return wrong
         if self.maximum is not None and number > self.maximum:
             return wrong
-        return number
+        return float(number) if self.type == "float" else number
 
 
 def checkParameters(
@@ -309,6 +309,70 @@ class RequestedAction:
         if self.type != "TEXT":
             described["confirm"] = self.confirm
         return described
+
+
+BUTTONS = ("LEFT", "RIGHT", "MIDDLE", "DOUBLE")
+DEFAULT_MAX_LENGTH = 64
+
+
+def _number(value: JSON) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return value if math.isfinite(value) else None
+
+
+def checkAction(
+    seat: Seat, action: Mapping[str, JSON], requested: Sequence[RequestedAction]
+) -> RequestedAction | Errors:
+    """
+    Check a player's action against what was requested of ``seat``, the
+    same way for every engine.  An action is ``{"type": "CLICK", "x": X,
+    "y": Y, "button": B}`` (``button`` defaults to LEFT), ``{"type": "KEY",
+    "key": K}`` or ``{"type": "TEXT", "text": T}``.  Returns the request it
+    answers, or the document's error: BAD_FORMAT, UNEXPECTED_ACTION, or
+    WRONG_ACTION with its subtype.
+    """
+    kind = action.get("type")
+    asked = [r for r in requested if r.player == seat and r.type == kind]
+    if not asked:
+        return Errors((UnexpectedAction(seat, dict(action)),))
+    request = asked[0]
+
+    def wrong(subtype: str) -> Errors:
+        return Errors((WrongAction(subtype, seat, dict(action), request.asJSON()),))
+
+    if kind == "CLICK":
+        x, y = _number(action.get("x")), _number(action.get("y"))
+        button = action.get("button", "LEFT")
+        if x is None or y is None or button not in BUTTONS:
+            return Errors((BadFormat(),))
+        if button not in (request.buttons or ("LEFT",)):
+            return wrong(WrongActionSubtype.WRONG_BUTTON)
+        if request.zones is not None and not any(z.contains(x, y) for z in request.zones):
+            return wrong(WrongActionSubtype.OUT_OF_ZONE)
+    elif kind == "KEY":
+        key = action.get("key")
+        if not isinstance(key, str) or len(key) != 1:
+            return Errors((BadFormat(),))
+        if request.keys is not None and key.lower() not in request.keys.lower():
+            return wrong(WrongActionSubtype.KEY_NOT_ALLOWED)
+    else:
+        text = action.get("text")
+        if not isinstance(text, str):
+            return Errors((BadFormat(),))
+        if not text:
+            return wrong(WrongActionSubtype.TEXT_EMPTY)
+        limit = request.max_length if request.max_length is not None else DEFAULT_MAX_LENGTH
+        if len(text) > limit:
+            return wrong(WrongActionSubtype.TEXT_TOO_LONG)
+        if request.regex is not None:
+            try:
+                matched = re.search(request.regex, text) is not None
+            except re.error:
+                matched = False
+            if not matched:
+                return wrong(WrongActionSubtype.UNMATCHED_REGEX)
+    return request
 
 
 @attrs.frozen

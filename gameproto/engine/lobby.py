@@ -81,17 +81,18 @@ class MatchQueue(Generic[EntrantT]):
     def _now(self) -> float:
         return self._clock.seconds() if self._clock is not None else 0.0
 
-    def _match(self) -> None:
+    def _match(self, rematchDue: bool = False) -> None:
         while len(self._waiting) >= self.size:
             waiting = list(self._waiting)
             group = self._freshGroup(waiting)
             if group is None:
                 waited = self._now() - self._waiting[waiting[0]]
-                if waited < self.rematchDelay:
+                if not rematchDue and waited < self.rematchDelay:
                     assert self._retry is not None
-                    self._retry.start(self.rematchDelay - waited, self._match)
+                    self._retry.start(self.rematchDelay - waited, lambda: self._match(True))
                     return
                 group = waiting[: self.size]
+            rematchDue = False
             for entrant in group:
                 del self._waiting[entrant]
             for entrant in group:
@@ -103,14 +104,18 @@ class MatchQueue(Generic[EntrantT]):
             self._retry.cancel()
 
     def _freshGroup(self, waiting: list[EntrantT]) -> list[EntrantT] | None:
-        """The longest-waiting entrant with the first others it did not just play with."""
-        group = [waiting[0]]
-        for candidate in waiting[1:]:
-            if not any(self._metLast(candidate, member) for member in group):
-                group.append(candidate)
-                if len(group) == self.size:
-                    return group
-        return group if len(group) == self.size else None
+        """
+        The first group, in waiting order, of entrants none of whom just
+        played together; longest-waiting entrants come first.
+        """
+        for start, first in enumerate(waiting):
+            group = [first]
+            for candidate in waiting[start + 1 :]:
+                if not any(self._metLast(candidate, member) for member in group):
+                    group.append(candidate)
+                    if len(group) == self.size:
+                        return group
+        return None
 
     def _metLast(self, a: EntrantT, b: EntrantT) -> bool:
         return b in self._lastGroup.get(a, ()) or a in self._lastGroup.get(b, ())

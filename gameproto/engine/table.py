@@ -229,11 +229,17 @@ class Table:
 
     def _expired(self, seat: Seat) -> None:
         turn = self.turn
-        self.holders[seat].timedOut(self, seat)
+        holder = self.holders[seat]
+        try:
+            holder.timedOut(self, seat)
+        except Exception:
+            log.failure("game {id}: seat {seat} ({name}) failed a timeout",
+                        id=self.id, seat=seat, name=holder.name)
         stuck = (
             not self.finished
             and self.turn == turn
             and seat in self._waiting
+            and self.holders[seat] is holder
             and not self._clocks[seat].active
         )
         if stuck:

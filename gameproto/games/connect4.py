@@ -35,6 +35,7 @@ from gameproto.engine.contract import (
     WrongAction,
     WrongActionSubtype,
     Zone,
+    checkAction,
     checkParameters,
 )
 
@@ -710,17 +711,10 @@ class Connect4Game:
         return Display(seat, width, height + 24, tuple(content))
 
     def decodeAction(self, seat: Seat, action: Mapping[str, JSON]) -> JSON | Errors:
-        if action.get("type") != "CLICK" or self.over or seat != self.board.turn:
-            return Errors((UnexpectedAction(seat, dict(action)),))
-        x = action.get("x")
-        if isinstance(x, bool) or not isinstance(x, (int, float)):
-            return Errors((BadFormat(),))
-        column = int(x // self._cell())
-        if not self.board.is_legal(column):
-            requested = self._requested()[0].asJSON()
-            return Errors((WrongAction(WrongActionSubtype.OUT_OF_ZONE, seat, dict(action),
-                                       requested),))
-        return column
+        checked = checkAction(seat, action, self._requested())
+        if isinstance(checked, Errors):
+            return checked
+        return int(action["x"] // self._cell())  # type: ignore[operator]
 
 
 def connect4Bot(view: Board, seat: Seat) -> int:
