@@ -166,7 +166,7 @@ CLIENT_PATHS: dict[str, list[str]] = {
 }
 
 CLIENT_EXPECTED = {
-    "idle": frozenset(), "connecting": {wire.Init, wire.Error}, "refused": frozenset(),
+    "idle": frozenset(), "connecting": {wire.Init, wire.Error}, "refused": {wire.Error},
     "queued": {wire.GameStart, wire.Error},
     "theirTurn": {wire.PlayMove, wire.GameEnd, wire.Error},
     "myTurn": {wire.PlayMove, wire.GameEnd, wire.Error},

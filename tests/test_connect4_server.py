@@ -156,6 +156,18 @@ class BadInputTests(SynchronousTestCase):
     def test_hugeConnect(self) -> None:
         self.assertDropped(b"0" + b"a" * 100000, nick=None, reason="malformed")
 
+    def test_droppedLeavesQueueAtOnce(self) -> None:
+        """A connection closed for a fault is out of the queue before its close completes."""
+        harness = Harness()
+        client = harness.connect(b"alice")
+        client.protocol.dataReceived(b"0again\r\n")
+        self.assertTrue(client.closed)
+        self.assertEqual(len(harness.server.queue), 0)
+        self.assertEqual(harness.server.nicks, {})
+        other = harness.connect(b"bob")
+        self.assertEqual(other.received(), INIT)
+        self.assertEqual(len(harness.server.queue), 1)
+
     def test_joinWhileQueuedIgnored(self) -> None:
         harness = Harness()
         client = harness.connect(b"alice")
@@ -306,6 +318,14 @@ class GameTests(SynchronousTestCase):
         self.assertEqual(first.received(), ERR_TIMEOUT)
         self.assertTrue(first.closed)
         self.assertEqual(second.received(), b"41\r\n")
+
+    def test_nickFreeAfterTimeout(self) -> None:
+        """A player disconnected for a timeout may come back with the same nick."""
+        harness = Harness(timeout=3)
+        first, second = harness.game()
+        harness.clock.advance(4)
+        self.assertTrue(first.closed)
+        self.assertEqual(harness.connect(first.protocol.player.nick.encode()).received(), INIT)
 
     def test_moveTimeout(self) -> None:
         """Later moves have timeout seconds, counted from the opponent's move."""

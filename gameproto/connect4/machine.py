@@ -105,7 +105,7 @@ class ServerCore(Protocol):
         "Give the game up (the opponent wins)."
 
     def drop(self, reason: str) -> None:
-        "Close the connection, with one log line saying why."
+        "Leave the queue and the game, free the nick, close with one log line saying why."
 
     def cleanUp(self) -> None:
         "The connection is gone: leave the queue and the game, free the nick."
@@ -261,6 +261,7 @@ _CONNECTING = frozenset({wire.Init, wire.Error})
 _QUEUED = frozenset({wire.GameStart, wire.Error})
 _PLAYING = frozenset({wire.PlayMove, wire.GameEnd, wire.Error})
 _ENDED = frozenset({wire.Error})
+_REFUSED = frozenset({wire.Error})
 
 
 class ClientInputs(Protocol):
@@ -365,7 +366,7 @@ def _buildClient() -> type:
     ended = builder.state("ended")
     closed = builder.state("closed")
 
-    for state, kinds in ((idle, _NONE), (connecting, _CONNECTING), (refused, _NONE),
+    for state, kinds in ((idle, _NONE), (connecting, _CONNECTING), (refused, _REFUSED),
                          (queued, _QUEUED), (theirTurn, _PLAYING), (myTurn, _PLAYING),
                          (retry, _PLAYING), (retrySent, _PLAYING), (ended, _ENDED),
                          (closed, _NONE)):

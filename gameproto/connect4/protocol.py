@@ -164,7 +164,8 @@ class Connect4ClientProtocol(MessageStreamProtocol):
       - L{playAgain}: after GAME_END, True to JOIN_QUEUE, False to leave
         (may return a Deferred); True by default;
       - L{nickAccepted}, L{nickRefused} (closes by default), L{gameStarted},
-        L{opponentMoved}, L{moveRefused}, L{gameEnded}, L{timedOut}: news.
+        L{moveSent}, L{opponentMoved}, L{moveRefused}, L{gameEnded},
+        L{timedOut}: news.
     """
 
     def __init__(self, nick: str) -> None:
@@ -266,6 +267,7 @@ class Connect4ClientProtocol(MessageStreamProtocol):
         self._history.append(self.board)
         if self.board.is_legal(column):
             self.board = self.board.play(column)
+        self.moveSent(column)
 
     def takeBack(self) -> None:
         if self._history:
@@ -315,6 +317,9 @@ class Connect4ClientProtocol(MessageStreamProtocol):
 
     def gameStarted(self, players: tuple[str, str], seat: int) -> None:
         """GAME_START: ``players`` in playing order, we are ``seat``."""
+
+    def moveSent(self, column: int) -> None:
+        """Our move ``column`` was sent (and, if legal, played on L{board})."""
 
     def opponentMoved(self, column: int) -> None:
         """The opponent played ``column`` (already on L{board})."""

@@ -161,9 +161,11 @@ class Connect4Player:
             self.table.resign(self.seat)
 
     def drop(self, reason: str) -> None:
+        self.cleanUp()
         self.protocol.dropConnection(reason)
 
     def cleanUp(self) -> None:
+        self._timer.cancel()
         self.server.forget(self)
         self.resign()
 
