@@ -18,3 +18,18 @@ def sourceTree() -> Path | None:
         if (candidate / "examples").is_dir() and (candidate / "gameproto").is_dir():
             return candidate
     return None
+
+
+def _hypothesisProfile() -> None:
+    """No timing in tests: no per-example deadline, no too-slow health check."""
+    try:
+        from hypothesis import HealthCheck, settings
+    except ImportError:
+        return
+    settings.register_profile(
+        "gameproto", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    )
+    settings.load_profile("gameproto")
+
+
+_hypothesisProfile()
