@@ -230,8 +230,8 @@ class WebSocketTests(LoopbackMixin, TestCase):
         self.assertEqual(sorted(record.seats), ["tcpy", "webby"])
 
     @defer.inlineCallbacks
-    def test_oneMessagePerFrame(self) -> Any:
-        """INIT arrives as one binary message of its exact bytes."""
+    def rawExchange(self, send: Any, answerOnce: bool = False) -> Any:
+        """Open a bare WebSocket, ``send(transport)``, collect what comes back until closed."""
         received: list[bytes] = []
         closed: defer.Deferred[None] = defer.Deferred()
 
@@ -240,11 +240,12 @@ class WebSocketTests(LoopbackMixin, TestCase):
                 self.transport = transport
 
             def negotiationFinished(self) -> None:
-                self.transport.sendBytesMessage(b"0rawclient\r\n")
+                send(self.transport)
 
             def bytesMessageReceived(self, data: bytes) -> None:
                 received.append(bytes(data))
-                self.transport.loseConnection()
+                if answerOnce:
+                    self.transport.loseConnection()
 
             def textMessageReceived(self, text: str) -> None:
                 received.append(text.encode())
@@ -262,45 +263,58 @@ class WebSocketTests(LoopbackMixin, TestCase):
         endpoint = WebSocketClientEndpoint.new(reactor, self.url)
         yield defer.Deferred.fromCoroutine(endpoint.connect(Factory()))
         yield closed
+        return received
+
+    @defer.inlineCallbacks
+    def test_oneMessagePerFrame(self) -> Any:
+        """INIT arrives as one binary message of its exact bytes."""
+        received = yield self.rawExchange(lambda t: t.sendBytesMessage(b"0rawclient\r\n"),
+                                          answerOnce=True)
         self.assertEqual(received, [b"1\x07\x06\r\n"])
 
     @defer.inlineCallbacks
     def test_tooBigOrText(self) -> Any:
-        """A message over the cap, or a text message, closes the connection."""
+        """A message over the cap, a text message, or two messages in one, close the connection."""
         for send in (lambda t: t.sendBytesMessage(b"0" + b"a" * 100_000 + b"\r\n"),
                      lambda t: t.sendTextMessage("0alice\r\n"),
                      lambda t: t.sendBytesMessage(b"0bob\r\n5\r\n")):
-            received: list[bytes] = []
-            closed: defer.Deferred[None] = defer.Deferred()
-
-            class Raw:
-                def negotiationStarted(self, transport: Any) -> None:
-                    self.transport = transport
-
-                def negotiationFinished(self) -> None:
-                    send(self.transport)
-
-                def bytesMessageReceived(self, data: bytes) -> None:
-                    received.append(bytes(data))
-
-                def textMessageReceived(self, text: str) -> None:
-                    received.append(text.encode())
-
-                def pongReceived(self, payload: bytes) -> None:
-                    pass
-
-                def connectionLost(self, reason: Failure) -> None:
-                    closed.callback(None)
-
-            class Factory:
-                def buildProtocol(self, url: str) -> Raw:
-                    return Raw()
-
-            endpoint = WebSocketClientEndpoint.new(reactor, self.url)
-            yield defer.Deferred.fromCoroutine(endpoint.connect(Factory()))
-            yield closed
+            received = yield self.rawExchange(send)
             self.assertEqual(received, [])
         self.assertEqual(self.server.nicks, {})
+
+
+    @defer.inlineCallbacks
+    def test_unfinishedMessageCapped(self) -> Any:
+        """A message still growing past the cap is refused before it ends (code 1009)."""
+        from wsproto import ConnectionType, WSConnection
+        from wsproto.events import AcceptConnection, BytesMessage, CloseConnection, Request
+
+        closed: defer.Deferred[int | None] = defer.Deferred()
+
+        class Fragmenting(Protocol):
+            code: int | None = None
+
+            def connectionMade(self) -> None:
+                self.ws = WSConnection(ConnectionType.CLIENT)
+                self.transport.write(self.ws.send(Request(host="127.0.0.1", target="/connect4")))
+
+            def dataReceived(self, data: bytes) -> None:
+                self.ws.receive_data(data)
+                for event in self.ws.events():
+                    if isinstance(event, AcceptConnection):
+                        for _ in range(4):
+                            self.transport.write(self.ws.send(
+                                BytesMessage(b"0" + b"a" * 200, message_finished=False)))
+                    elif isinstance(event, CloseConnection):
+                        self.code = event.code
+
+            def connectionLost(self, reason: Failure = Failure(ConnectionError())) -> None:
+                closed.callback(self.code)
+
+        endpoint = TCP4ClientEndpoint(reactor, "127.0.0.1", self.web.getHost().port)
+        yield connectProtocol(endpoint, Fragmenting())
+        code = yield closed
+        self.assertEqual(code, 1009)
 
 
 class RawTCPTests(LoopbackMixin, TestCase):
