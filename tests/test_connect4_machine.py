@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from automat import NoTransition
 from twisted.trial.unittest import SynchronousTestCase
 
 from gameproto.connect4 import wire
@@ -278,3 +279,27 @@ class ClientMachineTests(TransitionTableMixin, SynchronousTestCase):
         for state, kinds in CLIENT_EXPECTED.items():
             machine, _ = self.reach(state)
             self.assertEqual(machine.expected(), frozenset(kinds), state)
+
+
+class IndexedTests(SynchronousTestCase):
+    """The dict index answers exactly like Automat's own lookup."""
+
+    def test_sameAnswers(self) -> None:
+        from automat._core import Automaton
+
+        for factory in (ServerMachine, ClientMachine):
+            automaton = factory.__automat_automaton__
+            states = {old for old, _, _, _ in automaton.allTransitions()}
+            inputs = {name for _, name, _, _ in automaton.allTransitions()}
+            for state in states:
+                for name in inputs:
+                    try:
+                        expected = Automaton.outputForInput(automaton, state, name)
+                    except NoTransition:
+                        self.assertRaises(NoTransition, automaton.outputForInput, state, name)
+                    else:
+                        self.assertEqual(automaton.outputForInput(state, name), expected)
+
+    def test_missingTransitionRaises(self) -> None:
+        machine = ServerMachine(RecordingCore())
+        self.assertRaises(NoTransition, machine.yourTurn)

@@ -15,6 +15,7 @@ from typing import Protocol
 from automat import TypeMachineBuilder
 
 from gameproto.connect4 import wire
+from gameproto.machines import indexed
 
 
 def stateName(machine: object) -> str:
@@ -250,7 +251,7 @@ def _buildServer() -> type:
     return builder.build()
 
 
-ServerMachine = _buildServer()
+ServerMachine = indexed(_buildServer())
 """Build one with ``ServerMachine(core)``; it starts in ``connecting``."""
 
 
@@ -455,5 +456,5 @@ def _buildClient() -> type:
     return builder.build()
 
 
-ClientMachine = _buildClient()
+ClientMachine = indexed(_buildClient())
 """Build one with ``ClientMachine(core)``; it starts ``idle``."""

@@ -614,6 +614,15 @@ PARAMETERS: tuple[Parameter, ...] = (
 _COLOURS = ("#d62828", "#f6c90e")
 
 
+@functools.lru_cache(maxsize=4096)
+def _request(
+    seat: Seat, columns: tuple[int, ...], cell: int, height: int
+) -> tuple[RequestedAction, ...]:
+    """The CLICK asked of ``seat``: one zone per playable column (shared, immutable)."""
+    zones = tuple(Zone(column * cell, 0, cell, cell * height) for column in columns)
+    return (RequestedAction(seat, "CLICK", zones=zones, buttons=("LEFT",)),)
+
+
 class Connect4Game:
     """
     A game of Connect Four under the engine contract.  A move is the column
@@ -645,12 +654,8 @@ class Connect4Game:
     def _requested(self) -> tuple[RequestedAction, ...]:
         if self.over:
             return ()
-        cell = self._cell()
-        zones = tuple(
-            Zone(column * cell, 0, cell, cell * self.board.height)
-            for column in self.board.legal_columns()
-        )
-        return (RequestedAction(self.board.turn, "CLICK", zones=zones, buttons=("LEFT",)),)
+        return _request(self.board.turn, self.board.legal_columns(), self._cell(),
+                        self.board.height)
 
     def _state(self) -> GameState:
         if not self.over:
