@@ -10,7 +10,8 @@ from typing import Callable, Mapping
 
 import attrs
 from twisted.application import service, strports
-from twisted.internet import endpoints
+from twisted.internet import defer, endpoints
+from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IReactorTime
 from twisted.internet.protocol import Factory
 from twisted.internet.testing import MemoryReactor
@@ -18,7 +19,7 @@ from twisted.python import usage
 from twisted.web.resource import Resource
 
 from gameproto.connect4.server import Connect4Server, Connect4ServerFactory, Connect4Settings
-from gameproto.engine.record import MemoryRecordStore, RecordStore
+from gameproto.engine.record import JSONLinesRecordStore, RecordStore
 from gameproto.games.connect4 import DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_SIZE, MIN_SIZE
 from gameproto.web.site import makeSite
 
@@ -94,6 +95,9 @@ class Options(usage.Options):
     )
 
     optParameters = [
+        ["records", None, "gameproto-records.jsonl",
+         "File where each finished game's record is appended, one JSON object a line "
+         "(games in progress are written too when the server stops)."],
         ["connect4-width", None, DEFAULT_WIDTH, "Connect Four board width, 6..255.", _boardSize],
         ["connect4-height", None, DEFAULT_HEIGHT, "Connect Four board height, 6..255.",
          _boardSize],
@@ -139,6 +143,10 @@ class Options(usage.Options):
             )
         except ValueError as e:
             raise usage.UsageError(f"Connect Four settings: {e}") from None
+        try:
+            open(self["records"], "a", encoding="utf-8").close()
+        except OSError as e:
+            raise usage.UsageError(f"--records: cannot write {self['records']!r} ({e})") from None
         if all(description == OFF for description in self["ports"].values()):
             raise usage.UsageError("--ports: every protocol is off, nothing to serve")
 
@@ -152,7 +160,9 @@ class Games:
 
 
 def buildGames(options: Mapping[str, object], clock: IReactorTime) -> Games:
-    store = MemoryRecordStore()
+    path = options["records"]
+    assert isinstance(path, str)
+    store = JSONLinesRecordStore(path)
     settings = options["connect4"]
     assert isinstance(settings, Connect4Settings)
     return Games(store, Connect4Server(settings, clock, store))
@@ -174,6 +184,17 @@ class GameprotoService(service.MultiService):
     def __init__(self, games: Games) -> None:
         super().__init__()
         self.games = games
+
+    def stopService(self) -> Deferred[None]:
+        """Stop listening, then write the games still in progress."""
+        d = defer.maybeDeferred(super().stopService)
+        d.addBoth(lambda result: (self._closeStore(), result)[1])
+        return d
+
+    def _closeStore(self) -> None:
+        close = getattr(self.games.store, "close", None)
+        if close is not None:
+            close()
 
 
 def makeService(options: Mapping[str, object], clock: IReactorTime | None = None) -> GameprotoService:
