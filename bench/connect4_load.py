@@ -209,7 +209,8 @@ def startGameproto(args: argparse.Namespace, work: Path, name: str, logfile: str
         argv.append(f"--logfile={logfile}")
     if profile:
         argv += [f"--profile={profile}", "--profiler=cprofile", "--savestats"]
-    argv += ["gameproto", "--ports", f"connect4=tcp:{port}:interface=127.0.0.1,web=off", *extra]
+    argv += ["gameproto", "--records", str(work / f"{name}-records.jsonl"),
+             "--ports", f"connect4=tcp:{port}:interface=127.0.0.1,web=off", *extra]
     # The server's tree first (this repository unless --server-tree), then this one for
     # bench._support, then any PYTHONPATH given to the bench (to try a patch).
     entries = (str(args.server_tree), str(REPO), os.environ.get("PYTHONPATH"))
