@@ -1,0 +1,1 @@
+"""Protuissance 4 (Connect Four): codec, state machines, protocols, server adapter, WebSocket."""

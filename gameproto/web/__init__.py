@@ -1,0 +1,1 @@
+"""The web port: index page and WebSocket bridges."""
