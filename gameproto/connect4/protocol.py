@@ -17,34 +17,12 @@ from twisted.python.failure import Failure
 from gameproto.connect4 import wire
 from gameproto.connect4.machine import ClientInputs, ClientMachine, stateName
 from gameproto.games.connect4 import Board
+from gameproto.net import peerOf, tuneStream
 
 if TYPE_CHECKING:
     from gameproto.connect4.server import Connect4Player, Connect4ServerFactory
 
 log = Logger(namespace="gameproto.connect4")
-
-
-def peerOf(transport: object) -> str:
-    """A short printable name for the peer of ``transport``."""
-    try:
-        peer = transport.getPeer()  # type: ignore[attr-defined]
-    except Exception:
-        return "?"
-    host, port = getattr(peer, "host", None), getattr(peer, "port", None)
-    if host is None:
-        return str(getattr(peer, "name", None) or type(peer).__name__)
-    return f"{host}:{port}"
-
-
-def tuneStream(transport: object) -> None:
-    """No Nagle delay for our small messages, and keep-alive to find dead peers."""
-    for setter in ("setTcpNoDelay", "setTcpKeepAlive"):
-        method = getattr(transport, setter, None)
-        if method is not None:
-            try:
-                method(True)
-            except OSError:
-                pass
 
 
 class MessageStreamProtocol(Protocol):
