@@ -1,0 +1,1 @@
+"""MaîtreTarot: French Tarot for four over the MaîtreTarot binary protocol."""

@@ -1,0 +1,521 @@
+"""
+MaîtreTarot protocols: thin Twisted Protocols over the headerless codec.
+The server side reads what its machine expects; the client side follows the
+whole sequence and asks its hooks for each decision.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable, Sequence
+
+from twisted.internet.defer import Deferred, maybeDeferred
+from twisted.internet.protocol import Protocol, connectionDone
+from twisted.logger import Logger
+from twisted.python.failure import Failure
+
+from gameproto.games.tarot import TarotView, botBid, botCard, botDiscard, legalCards
+from gameproto.maitretarot import wire
+from gameproto.maitretarot.machine import ClientInputs, ClientMachine
+from gameproto.net import peerOf, tuneStream
+
+if TYPE_CHECKING:
+    from gameproto.maitretarot.server import TarotPlayer, TarotServerFactory
+
+log = Logger(namespace="gameproto.maitretarot")
+
+
+class MaitreTarotServerProtocol(Protocol):
+    """
+    The server side of one MaîtreTarot connection.
+
+    Hooks for subclasses (no-ops by default): L{identified} once the nick is
+    read, L{messageReceived} / L{sendMessage} for every message in and out
+    (call ``super()``).
+    """
+
+    factory: TarotServerFactory
+    player: TarotPlayer
+    _closing = False
+
+    def connectionMade(self) -> None:
+        self.peer = peerOf(self.transport)
+        tuneStream(self.transport)
+        self._reader = wire.Reader()
+        log.info("maitretarot connection from {peer}", peer=self.peer)
+        self.player = self.factory.server.newPlayer(self)
+
+    def dataReceived(self, data: bytes) -> None:
+        self._reader.feed(data)
+        machine = self.player.machine
+        while not self._closing:
+            expect = machine.expected()
+            if expect is None:
+                if self._reader.buffered:
+                    machine.unexpectedData()
+                return
+            message = self._reader.take(expect)
+            if message is wire.NEED_MORE:
+                if self._reader.overflowing:
+                    self.dropConnection("too much data")
+                return
+            self.messageReceived(message)  # type: ignore[arg-type]
+
+    def messageReceived(self, message: wire.Message) -> None:
+        """Turn one client message into the machine's input."""
+        machine = self.player.machine
+        match message:
+            case wire.GetId(serverId, _):
+                if serverId == wire.SERVER_ID:
+                    machine.idAccepted()
+                else:
+                    machine.idRefused()
+            case wire.GetProtocol(accepted):
+                if accepted == 1:
+                    machine.protocolAccepted()
+                else:
+                    machine.protocolRefused()
+            case wire.GetNickLen(length):
+                if length == 0:
+                    machine.defaultNick()
+                elif 0 < length <= wire.NICK_LIMIT:
+                    machine.nickLength(length)
+                else:
+                    machine.nickLengthRefused(length)
+            case wire.GetNick(nick):
+                machine.nickReceived(nick)
+            case wire.GetBid(bid):
+                machine.bidReceived(bid)
+            case wire.GetChien(cards):
+                machine.discardReceived(cards)
+            case wire.GetTurnCard(card):
+                machine.cardReceived(card)
+            case wire.AckReplay(answer):
+                machine.replayReceived(answer)
+
+    def sendMessage(self, message: wire.Message) -> None:
+        """Write one message."""
+        if not self._closing:
+            self.transport.write(wire.serialize(message))  # type: ignore[union-attr]
+
+    def dropConnection(self, reason: str) -> None:
+        """Close cleanly, saying why in one log line."""
+        if self._closing:
+            return
+        self._closing = True
+        log.info("maitretarot {who}: closing: {reason}", who=self.who, reason=reason)
+        self.transport.loseConnection()  # type: ignore[union-attr]
+
+    @property
+    def who(self) -> str:
+        nick = getattr(getattr(self, "player", None), "nick", None)
+        return nick or self.peer
+
+    def connectionLost(self, reason: Failure = connectionDone) -> None:
+        self._closing = True
+        log.info("maitretarot {who} disconnected", who=self.who)
+        self.player.machine.connectionLost()
+
+    # -- hooks ---------------------------------------------------------------
+
+    def identified(self, nick: str, place: int) -> None:
+        """The client sat down as ``nick`` (``place`` may change on a resume)."""
+
+
+class MaitreTarotClientProtocol(Protocol):
+    """
+    The client side of MaîtreTarot: identifies as ``nick`` (None: the
+    place's default), follows the whole sequence (resumes included), keeps
+    what the seat may know in L{view}, and asks its hooks for each decision.
+
+    Decision hooks (a value or a Deferred; by default the library's bot):
+    L{chooseBid}, L{chooseDiscard}, L{chooseCard}, L{playAgain}.
+    News hooks (no-ops): L{identified}, L{nicksReceived}, L{dealt},
+    L{bidsChanged}, L{trickChanged}, L{refused}, L{scored}, L{tableEnded}.
+    """
+
+    _closing = False
+
+    def __init__(self, nick: str | None = None) -> None:
+        encoded = nick.encode("utf-8") if nick is not None else b""
+        if nick is not None and not 0 < len(encoded) <= wire.NICK_LIMIT:
+            raise ValueError(f"a MaîtreTarot nick is 1 to {wire.NICK_LIMIT} bytes: {nick!r}")
+        self.nick = nick
+        self.place = -1
+        self.seat = -1
+        self.nicks: list[str] = []
+        self.nicksExpectation: wire.Expect | None = None
+        self.totals: tuple[int, ...] = (0,) * 4
+        self.lastScore: dict[str, object] | None = None
+        self.deals = 0
+        self._ticket = 0
+        self._newDeal()
+        self.machine: ClientInputs = ClientMachine(self)
+
+    def _newDeal(self) -> None:
+        self.phase = "bidding"
+        self.hand: set[int] = set()
+        self.bids: tuple[int, ...] = (wire.NO_BID,) * 4
+        self.contract: int | None = None
+        self.taker: int | None = None
+        self.chien: tuple[int, ...] | None = None
+        self.discard: tuple[int, ...] | None = None
+        self.trick: tuple[int, ...] = (wire.NO_CARD,) * 4
+        self.previousTrick: tuple[int, ...] = (wire.NO_CARD,) * 4
+        self.leader: int | None = None
+        self.dealer = 0
+        self.played = 0
+        self.bidRounds = 0
+        self._resume = (wire.BP_NEW_GAME, 0)
+        self._pending: object = None
+
+    # -- the transport side --------------------------------------------------
+
+    def connectionMade(self) -> None:
+        self.peer = peerOf(self.transport)
+        tuneStream(self.transport)
+        self._reader = wire.Reader(limit=1 << 16)
+        self.machine.start()
+
+    _READ = {
+        wire.SendId: "idReceived", wire.SendProtocol: "protocolReceived",
+        wire.SendPlace: "placeReceived", wire.SendNickLen: "nickLengthsReceived",
+        wire.SendNicks: "nicksReceived", wire.BranchPoint: "branchReceived",
+        wire.DillCards: "handReceived", wire.SendBids: "bidsReceived",
+        wire.AskBidQuestion: "bidQuestionReceived", wire.SendFinalBids: "finalBidsReceived",
+        wire.ShowChien: "chienReceived", wire.SendAckForChien: "chienAckReceived",
+        wire.SendTurnCards: "turnCardsReceived",
+        wire.SendTurnCardsQuestion: "cardQuestionReceived",
+        wire.SendAckForCard: "cardAckReceived", wire.SendLastTurnCards: "lastTrickReceived",
+        wire.SendScore: "scoreReceived", wire.ShowChienAtEnd: "chienAtEndReceived",
+        wire.SendReplayAnswer: "replayAnswerReceived",
+    }
+
+    def dataReceived(self, data: bytes) -> None:
+        self._reader.feed(data)
+        while not self._closing:
+            expect = self.machine.expected()
+            if expect is None:
+                if self._reader.overflowing:
+                    self.machine.abort("the server sends too much")
+                return
+            message = self._reader.take(expect)
+            if message is wire.NEED_MORE:
+                return
+            getattr(self.machine, self._READ[type(message)])(message)
+
+    def sendMessage(self, message: wire.Message) -> None:
+        if not self._closing:
+            self.transport.write(wire.serialize(message))  # type: ignore[union-attr]
+
+    def dropConnection(self, reason: str) -> None:
+        if self._closing:
+            return
+        self._closing = True
+        log.info("maitretarot client {nick}: closing: {reason}", nick=self.nick, reason=reason)
+        self.transport.loseConnection()  # type: ignore[union-attr]
+
+    def connectionLost(self, reason: Failure = connectionDone) -> None:
+        self._closing = True
+        self.machine.connectionLost()
+
+    # -- what the seat knows -------------------------------------------------
+
+    def view(self) -> TarotView:
+        """What this seat knows, in the rules' own form (what the hooks and the bot read)."""
+        order = [(self.leader + i) % 4 for i in range(4)] if self.leader is not None else []
+        inOrder = [self.trick[s] for s in order if self.trick[s] != wire.NO_CARD]
+        myTurn = self.phase == "play" and isinstance(self._pending, _CardTurn)
+        return TarotView(
+            seat=self.seat, phase=self.phase, dealer=self.dealer, deal=self.deals,
+            hand=tuple(sorted(self.hand)), bids=self.bids, taker=self.taker,
+            contract=self.contract, chien=self.chien, discard=self.discard, shownTrumps=(),
+            trick=self.trick, leader=self.leader, previousTrick=self.previousTrick,
+            toPlay=self.seat if myTurn else None,
+            legalCards=legalCards(self.hand, inOrder) if myTurn else (),
+            tricksPlayed=self.played // 4, totals=self.totals,
+            lastScore=self.lastScore,  # type: ignore[arg-type]
+            replayAnswers=(None,) * 4,
+        )
+
+    # -- ClientCore: reading -------------------------------------------------
+
+    def sendId(self) -> None:
+        self.sendMessage(wire.GetId(wire.SERVER_ID, wire.VERSION))
+
+    def gotId(self, message: wire.SendId) -> None:
+        if message.serverId != wire.SERVER_ID:
+            self.machine.abort(f"not a gameproto MaîtreTarot server (id {message.serverId})")
+
+    def gotProtocol(self, message: wire.SendProtocol) -> None:
+        speaks = message.version == wire.PROTOCOL
+        self.sendMessage(wire.GetProtocol(int(speaks)))
+        if not speaks:
+            self.machine.abort(f"protocol {message.version} is not 0.1")
+
+    def gotPlace(self, message: wire.SendPlace) -> None:
+        self.place = self.seat = message.place
+        encoded = self.nick.encode("utf-8") if self.nick is not None else b""
+        self.sendMessage(wire.GetNickLen(len(encoded)))
+        if encoded:
+            self.sendMessage(wire.GetNick(encoded))
+        self.identified(self.place)
+
+    def gotNickLengths(self, message: wire.SendNickLen) -> None:
+        if any(not 0 <= n <= 1 << 12 for n in message.lengths):
+            self.machine.abort("nick lengths out of range")
+            return
+        self.nicksExpectation = wire.Expect(wire.SendNicks, lengths=message.lengths)
+
+    def gotNicks(self, message: wire.SendNicks) -> None:
+        self.nicks = [n.decode("utf-8", "replace") for n in message.nicks]
+        if self.nick is not None and self.nick in self.nicks:
+            self.seat = (self.place if self.nicks[self.place] == self.nick
+                         else self.nicks.index(self.nick))
+        self.nicksReceived(list(self.nicks))
+
+    def gotBranch(self, message: wire.BranchPoint) -> None:
+        point, value = message.point, message.value
+        if point == wire.BP_NEW_GAME and value == 0:
+            self.deals += 1
+        if point != wire.BP_NEW_GAME or value == 0:
+            self._newDeal()
+        self._resume = (point, value)
+        if point == wire.BP_SEND_BIDS:
+            self.bidRounds = value
+        elif point == wire.BP_SEND_TURN_CARD:
+            self.played = value
+            self.phase = "play"
+        elif point == wire.BP_NEW_GAME and value == 1:
+            self.phase = "end"
+            self.machine.scoreNext()
+        elif point == wire.BP_NEW_GAME and value == 2:
+            self.phase = "end"
+            self.machine.replayAnswerNext()
+
+    def gotHand(self, message: wire.DillCards) -> None:
+        self.hand = {c for c in message.cards if 0 <= c < 78}
+        self.dealt(tuple(sorted(self.hand)))
+        point = self._resume[0]
+        if point == wire.BP_NEW_GAME:
+            self.machine.bidsOrScoreNext()
+        elif point == wire.BP_SEND_BIDS:
+            self.machine.bidsNext()
+        else:
+            self.machine.finalBidsNext()
+
+    def gotBids(self, message: wire.SendBids) -> None:
+        self.phase = "bidding"
+        spoken = [s for s, b in enumerate(message.bids) if b != wire.NO_BID]
+        if len(spoken) == 1:
+            self.dealer = (spoken[0] - 1) % 4
+        self.bids = message.bids
+        self.bidsChanged(self.bids)
+
+    def _afterBid(self) -> None:
+        self.bidRounds += 1
+        if self.bidRounds < 4:
+            self.machine.bidsNext()
+        else:
+            self.machine.finalBidsNext()
+
+    def gotBidQuestion(self, message: wire.AskBidQuestion) -> None:
+        if message.ask:
+            if not any(b != wire.NO_BID for b in self.bids):
+                self.dealer = (self.seat - 1) % 4
+            self.machine.myBid()
+        else:
+            self._afterBid()
+
+    def gotFinalBids(self, message: wire.SendFinalBids) -> None:
+        self.bids = message.bids
+        best = max(message.bids)
+        self.contract = max(best, 0)
+        self.taker = message.bids.index(best) if best > 0 else None
+        self.phase = "discard" if self.contract in (wire.PETITE, wire.GARDE) else "play"
+        if self._resume[0] == wire.BP_SEND_TURN_CARD:
+            self.phase = "play"
+            self.machine.playNext()
+        elif best <= 0 or self.contract in (wire.PETITE, wire.GARDE):
+            self.machine.chienNext()
+        else:
+            self.phase = "play"
+            self.machine.playNext()
+
+    def gotChien(self, message: wire.ShowChien) -> None:
+        self.chien = message.cards
+        if not self.contract:
+            self.phase = "end"
+            self.machine.scoreNext()
+        elif self.taker == self.seat and self._resume[0] != wire.BP_SEND_TURN_CARD:
+            self.hand |= set(self.chien)
+            self.machine.myDiscard()
+        else:
+            self.phase = "play"
+            self.machine.playNext()
+
+    def gotChienAck(self, message: wire.SendAckForChien) -> None:
+        if message.ok:
+            self.discard = tuple(self._pending)  # type: ignore[arg-type]
+            self.hand -= set(self.discard)
+            self.phase = "play"
+            self.machine.playNext()
+        else:
+            self.refused()
+            self.machine.myDiscard()
+
+    def gotTurnCards(self, message: wire.SendTurnCards) -> None:
+        self.phase = "play"
+        self.trick, self.previousTrick = message.current, message.previous
+        onTable = [s for s, c in enumerate(self.trick) if c != wire.NO_CARD]
+        if len(onTable) == 1:
+            self.leader = onTable[0]
+        elif not onTable:
+            self.leader = None
+        self.trickChanged(self.trick, self.previousTrick)
+
+    def _afterCard(self) -> None:
+        self.played += 1
+        if self.played >= 72:
+            self.machine.lastTrickNext()
+        else:
+            self.machine.playNext()
+
+    def gotCardQuestion(self, message: wire.SendTurnCardsQuestion) -> None:
+        if message.ask:
+            if self.leader is None:
+                self.leader = self.seat
+            self._pending = _CardTurn()
+            self.machine.myCard()
+        else:
+            self._afterCard()
+
+    def gotCardAck(self, message: wire.SendAckForCard) -> None:
+        if message.ok:
+            self.hand.discard(self._pending)  # type: ignore[arg-type]
+            self._pending = None
+            self._afterCard()
+        else:
+            self.refused()
+            self._pending = _CardTurn()
+            self.machine.myCard()
+
+    def gotLastTrick(self, message: wire.SendLastTurnCards) -> None:
+        self.previousTrick = message.cards
+        self.trick = (wire.NO_CARD,) * 4
+
+    def gotScore(self, message: wire.SendScore) -> None:
+        self.phase = "end"
+        self.totals = message.totals
+        self.lastScore = {"contract": message.contract, "won": bool(message.won),
+                          "points": message.points, "oudlers": message.oudlers,
+                          "totals": list(message.totals)}
+        self.scored(dict(self.lastScore))
+
+    def gotChienAtEnd(self, message: wire.ShowChienAtEnd) -> None:
+        assert self.lastScore is not None
+        self.lastScore["chien"] = list(message.cards)
+
+    def gotReplayAnswer(self, message: wire.SendReplayAnswer) -> None:
+        if message.answer == 1:
+            self.machine.branchNext()
+        else:
+            self.tableEnded()
+            self.machine.abort("the table is over")
+
+    # -- ClientCore: deciding ------------------------------------------------
+
+    def _ask(self, hook: Callable[[TarotView], object]) -> None:
+        self._ticket += 1
+        ticket = self._ticket
+        d = maybeDeferred(hook, self.view())
+
+        def answer(value: object) -> None:
+            if ticket == self._ticket:
+                self.machine.decided(value)
+
+        d.addCallback(answer)
+        d.addErrback(self._hookFailed)
+
+    def _hookFailed(self, failure: Failure) -> None:
+        log.failure("maitretarot client {nick}: a decision hook failed", failure, nick=self.nick)
+        self.machine.abort("no decision")
+
+    def askBid(self) -> None:
+        self._ask(self.chooseBid)
+
+    def askDiscard(self) -> None:
+        self._ask(self.chooseDiscard)
+
+    def askCard(self) -> None:
+        self._ask(self.chooseCard)
+
+    def askReplay(self) -> None:
+        self._ask(self.playAgain)
+
+    def sendBid(self, bid: object) -> None:
+        self.sendMessage(wire.GetBid(int(bid)))  # type: ignore[call-overload]
+        self._afterBid()
+
+    def sendDiscard(self, cards: object) -> None:
+        self._pending = tuple(int(c) for c in cards)  # type: ignore[attr-defined]
+        self.sendMessage(wire.GetChien(self._pending))
+
+    def sendCard(self, card: object) -> None:
+        self._pending = int(card)  # type: ignore[call-overload]
+        self.sendMessage(wire.GetTurnCard(self._pending))
+
+    def sendReplay(self, answer: object) -> None:
+        self.sendMessage(wire.AckReplay(int(bool(answer))))
+
+    def drop(self, reason: str) -> None:
+        self._ticket += 1
+        self.dropConnection(reason)
+
+    def lost(self) -> None:
+        self._ticket += 1
+
+    # -- hooks ---------------------------------------------------------------
+
+    def chooseBid(self, view: TarotView) -> int | Deferred[int]:
+        """Our turn to bid: 0 pass .. 4 garde contre (not above the best so far: a pass)."""
+        return botBid(view.hand, view.bids)
+
+    def chooseDiscard(self, view: TarotView) -> Sequence[int] | Deferred[Sequence[int]]:
+        """We took a petite or garde: six cards of ``view.hand`` (chien included) to put aside."""
+        return botDiscard(view.hand)
+
+    def chooseCard(self, view: TarotView) -> int | Deferred[int]:
+        """Our turn to play: one of ``view.legalCards``."""
+        return botCard(view)
+
+    def playAgain(self, view: TarotView) -> bool | Deferred[bool]:
+        """After a deal: True for another one."""
+        return True
+
+    def identified(self, place: int) -> None:
+        """SEND_PLACE: our place (on a resume the real one comes with the nicks)."""
+
+    def nicksReceived(self, nicks: list[str]) -> None:
+        """The four nicks, in place order; ``self.seat`` is ours."""
+
+    def dealt(self, hand: tuple[int, ...]) -> None:
+        """Our cards for this deal (what is left of them, on a resume)."""
+
+    def bidsChanged(self, bids: tuple[int, ...]) -> None:
+        """The bids so far, -1 for a place that has not spoken."""
+
+    def trickChanged(self, current: tuple[int, ...], previous: tuple[int, ...]) -> None:
+        """The current and the previous trick, by place."""
+
+    def refused(self) -> None:
+        """Our discard or card was refused; we are asked again."""
+
+    def scored(self, score: dict[str, object]) -> None:
+        """The deal's score: contract, won, points (half points), oudlers, totals."""
+
+    def tableEnded(self) -> None:
+        """SEND_REPLAY_ANSWER 0: the table is over."""
+
+
+class _CardTurn:
+    """Marks that a card of ours is awaited (before it is chosen)."""
