@@ -20,12 +20,14 @@ from twisted.web.resource import Resource
 
 from gameproto.connect4.server import Connect4Server, Connect4ServerFactory, Connect4Settings
 from gameproto.engine.record import JSONLinesRecordStore, RecordStore
+from gameproto.maitretarot.server import TarotServer, TarotServerFactory, TarotSettings
 from gameproto.games.connect4 import DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_SIZE, MIN_SIZE
 from gameproto.web.site import makeSite
 
 DEFAULT_PORTS: dict[str, str] = {
     "web": "tcp:8080",
     "connect4": "tcp:4000",
+    "maitretarot": "tcp:4001",
 }
 """Every protocol gameproto serves, and where it listens by default."""
 
@@ -113,6 +115,15 @@ class Options(usage.Options):
         ["connect4-rematch-delay", None, 1.0,
          "Seconds the queue waits for another opponent before matching two players "
          "who just played each other (0: at once).", _delay],
+        ["maitretarot-timeout", None, 60.0,
+         "Seconds a MaîtreTarot client has for each answer (bid, discard, card, replay) "
+         "and each identification step; past it a bot plays its move and the connection "
+         "is closed.", _seconds],
+        ["maitretarot-bots-after", None, 30.0,
+         "Seconds a waiting MaîtreTarot table waits for players before bots fill its "
+         "empty places (0: at once).", _delay],
+        ["maitretarot-bot-delay", None, 0.0,
+         "Seconds a MaîtreTarot bot waits before each move.", _delay],
     ]
 
     def __init__(self) -> None:
@@ -143,6 +154,11 @@ class Options(usage.Options):
             )
         except ValueError as e:
             raise usage.UsageError(f"Connect Four settings: {e}") from None
+        self["maitretarot"] = TarotSettings(
+            timeout=self["maitretarot-timeout"],
+            botsAfter=self["maitretarot-bots-after"],
+            botDelay=self["maitretarot-bot-delay"],
+        )
         try:
             open(self["records"], "a", encoding="utf-8").close()
         except OSError as e:
@@ -157,15 +173,17 @@ class Games:
 
     store: RecordStore
     connect4: Connect4Server
+    maitretarot: TarotServer
 
 
 def buildGames(options: Mapping[str, object], clock: IReactorTime) -> Games:
     path = options["records"]
     assert isinstance(path, str)
     store = JSONLinesRecordStore(path)
-    settings = options["connect4"]
-    assert isinstance(settings, Connect4Settings)
-    return Games(store, Connect4Server(settings, clock, store))
+    connect4 = options["connect4"]
+    tarot = options["maitretarot"]
+    assert isinstance(connect4, Connect4Settings) and isinstance(tarot, TarotSettings)
+    return Games(store, Connect4Server(connect4, clock, store), TarotServer(tarot, clock, store))
 
 
 def webResources(games: Games, ports: Mapping[str, str]) -> dict[bytes, Resource]:
@@ -207,6 +225,7 @@ def makeService(options: Mapping[str, object], clock: IReactorTime | None = None
     assert isinstance(ports, dict)
     factories: dict[str, Callable[[], Factory]] = {
         "connect4": lambda: Connect4ServerFactory(games.connect4),
+        "maitretarot": lambda: TarotServerFactory(games.maitretarot),
         "web": lambda: makeSite(webResources(games, ports)),
     }
     top = GameprotoService(games)

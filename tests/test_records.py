@@ -113,7 +113,7 @@ class ServiceRecordsTests(TestCase):
     def test_stopWritesGamesInProgress(self) -> Any:
         path = self.mktemp()
         options = tap.Options()
-        options.parseOptions(["--records", path, "--ports", "web=off",
+        options.parseOptions(["--records", path, "--ports", "web=off,maitretarot=off",
                               "--ports", "connect4=tcp:0:interface=127.0.0.1"])
         clock = Clock()
         service = tap.makeService(options, clock)

@@ -28,17 +28,20 @@ class PortsTests(SynchronousTestCase):
     """--ports NAME=ENDPOINT[,NAME=ENDPOINT...]."""
 
     def test_defaults(self) -> None:
-        self.assertEqual(parse()["ports"], {"web": "tcp:8080", "connect4": "tcp:4000"})
+        self.assertEqual(parse()["ports"], {"web": "tcp:8080", "connect4": "tcp:4000",
+                                            "maitretarot": "tcp:4001"})
 
     def test_oneAndMany(self) -> None:
         self.assertEqual(parse("--ports", "connect4=tcp:5000")["ports"]["connect4"], "tcp:5000")
         ports = parse("--ports", "connect4=tcp:5000:interface=127.0.0.1,web=unix:/tmp/g.sock")
         self.assertEqual(ports["ports"], {"connect4": "tcp:5000:interface=127.0.0.1",
-                                          "web": "unix:/tmp/g.sock"})
+                                          "web": "unix:/tmp/g.sock",
+                                          "maitretarot": "tcp:4001"})
 
     def test_repeatable(self) -> None:
-        options = parse("--ports", "connect4=5000", "--ports", "web=off")
-        self.assertEqual(options["ports"], {"connect4": "tcp:5000", "web": "off"})
+        options = parse("--ports", "connect4=5000", "--ports", "web=off,maitretarot=4444")
+        self.assertEqual(options["ports"], {"connect4": "tcp:5000", "web": "off",
+                                            "maitretarot": "tcp:4444"})
 
     def test_bareNumber(self) -> None:
         self.assertEqual(parse("--ports", "web=9000")["ports"]["web"], "tcp:9000")
@@ -58,7 +61,8 @@ class PortsTests(SynchronousTestCase):
         self.assertRaises(usage.UsageError, parse, "--ports", "connect4")
 
     def test_allOff(self) -> None:
-        error = self.assertRaises(usage.UsageError, parse, "--ports", "connect4=off,web=off")
+        error = self.assertRaises(usage.UsageError, parse, "--ports",
+                                  "connect4=off,web=off,maitretarot=off")
         self.assertIn("nothing to serve", str(error))
 
 
@@ -89,9 +93,22 @@ class KnobTests(SynchronousTestCase):
         for name in ("ports", "connect4-width", "connect4-height", "connect4-timeout",
                      "connect4-choice-timeout", "connect4-resend-timeout",
                      "connect4-connect-timeout", "connect4-first-move-bonus",
-                     "connect4-rematch-delay"):
+                     "connect4-rematch-delay", "maitretarot-timeout",
+                     "maitretarot-bots-after", "maitretarot-bot-delay"):
             self.assertIn(f"--{name}=", text)
         self.assertIn("web=tcp:8080", text)
+        self.assertIn("maitretarot=tcp:4001", text)
+
+    def test_tarotKnobs(self) -> None:
+        from gameproto.maitretarot.server import TarotSettings
+
+        self.assertEqual(parse()["maitretarot"], TarotSettings())
+        options = parse("--maitretarot-timeout", "5", "--maitretarot-bots-after", "0",
+                        "--maitretarot-bot-delay", "0.5")
+        self.assertEqual(options["maitretarot"],
+                         TarotSettings(timeout=5, botsAfter=0, botDelay=0.5))
+        for argv in (("--maitretarot-timeout", "0"), ("--maitretarot-bots-after", "-1")):
+            self.assertRaises(usage.UsageError, parse, *argv)
 
 
 class ServiceTests(SynchronousTestCase):
@@ -100,12 +117,12 @@ class ServiceTests(SynchronousTestCase):
     def test_services(self) -> None:
         service = tap.makeService(parse(), Clock())
         names = sorted(child.name for child in service)
-        self.assertEqual(names, ["connect4", "web"])
+        self.assertEqual(names, ["connect4", "maitretarot", "web"])
         for child in service:
             self.assertIsInstance(child, StreamServerEndpointService)
 
     def test_off(self) -> None:
-        service = tap.makeService(parse("--ports", "web=off"), Clock())
+        service = tap.makeService(parse("--ports", "web=off,maitretarot=off"), Clock())
         self.assertEqual([child.name for child in service], ["connect4"])
 
     def test_settingsReachTheServer(self) -> None:
@@ -133,7 +150,7 @@ class ListeningTests(TestCase):
 
     @defer.inlineCallbacks
     def test_startAndServe(self) -> Any:
-        options = parse("--ports", "connect4=tcp:0:interface=127.0.0.1,web=off")
+        options = parse("--ports", "connect4=tcp:0:interface=127.0.0.1,web=off,maitretarot=off")
         service = tap.makeService(options)
         service.startService()
         (child,) = list(service)
