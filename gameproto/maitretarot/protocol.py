@@ -409,11 +409,11 @@ class MaitreTarotClientProtocol(Protocol):
         self.lastScore = {"contract": message.contract, "won": bool(message.won),
                           "points": message.points, "oudlers": message.oudlers,
                           "totals": list(message.totals)}
-        self.scored(dict(self.lastScore))
 
     def gotChienAtEnd(self, message: wire.ShowChienAtEnd) -> None:
         assert self.lastScore is not None
         self.lastScore["chien"] = list(message.cards)
+        self.scored(dict(self.lastScore))
 
     def gotReplayAnswer(self, message: wire.SendReplayAnswer) -> None:
         if message.answer == 1:
@@ -511,7 +511,7 @@ class MaitreTarotClientProtocol(Protocol):
         """Our discard or card was refused; we are asked again."""
 
     def scored(self, score: dict[str, object]) -> None:
-        """The deal's score: contract, won, points (half points), oudlers, totals."""
+        """The deal's score: contract, won, points (half points), oudlers, totals, chien."""
 
     def tableEnded(self) -> None:
         """SEND_REPLAY_ANSWER 0: the table is over."""
