@@ -174,8 +174,14 @@ class Table:
         self._accept(RecordedAction(seat, None, self.clock.seconds(), "resign"), outcome)
 
     def replace(self, seat: Seat, holder: SeatHolder) -> None:
-        """Give ``seat`` to ``holder`` (a bot taking over, a player coming back)."""
-        self.holders[seat] = holder
+        """
+        Give ``seat`` to ``holder`` (a bot taking over, a player coming back).
+        The previous holder's ``released(table, seat)`` is called if it has one.
+        """
+        previous, self.holders[seat] = self.holders[seat], holder
+        released = getattr(previous, "released", None)
+        if released is not None and previous is not holder:
+            released(self, seat)
         if self.finished or not self._started:
             return
         self._startClock(seat)
@@ -295,6 +301,7 @@ class BotSeat:
         self.clock = clock
         self.name = name
         self.delay = delay
+        self._move = Deadline(clock)
 
     def turnTimeout(self, table: Table, seat: Seat) -> float | None:
         return None
@@ -303,7 +310,8 @@ class BotSeat:
         if instructions.game_state.gameover:
             return
         if instructions.asks(seat):
-            self.clock.callLater(self.delay, self._play, table, seat, table.turn)
+            turn = table.turn
+            self._move.start(self.delay, lambda: self._play(table, seat, turn))
 
     def _play(self, table: Table, seat: Seat, turn: int) -> None:
         if table.finished or table.holders[seat] is not self or seat not in table.waiting:
@@ -320,4 +328,8 @@ class BotSeat:
 
     def timedOut(self, table: Table, seat: Seat) -> None:
         pass
+
+    def released(self, table: Table, seat: Seat) -> None:
+        """The seat went to someone else: forget the move in preparation."""
+        self._move.cancel()
 
