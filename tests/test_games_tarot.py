@@ -825,12 +825,18 @@ class ScoringTests(SynchronousTestCase):
 
     def test_workedExamplesFromTheRuleText(self) -> None:
         """
-        Worked examples built from the FFT rule text (Règlement officiel du
-        Tarot, the count: contract = (25 + points won or lost) x multiplier
-        (petite 1, garde 2, garde sans 4, garde contre 6), plus petit au bout
-        10 x multiplier; the taker marks three times what each defender pays).
-        These are not quotations of a published example: the rulebook was
-        not at hand to check one word for word.
+        Worked examples from the FFT rule text: Règlement officiel à 4
+        joueurs, version du 1er juillet 2019 (reproduced at
+        https://tarometre.fr/official-rules): card values (91 points),
+        points to make with 0/1/2/3 oudlers 56/51/41/36, every contract
+        worth 25 points plus the points won or lost, times 1/2/4/6 for
+        petite/garde/garde sans/garde contre, the petit au bout prime of 10
+        times the same coefficient, given to the side that takes the last
+        trick with the petit whatever the contract's result; at four the
+        taker marks three times what each defender pays.  Example 1's 49
+        points (against the defence's 42) is the count example of
+        https://regles2jeux.fr/les-points-au-tarot; the others apply the
+        same text to each contract.
 
         1. Garde, 2 oudlers, 49 points: won by 8 -> (25 + 8) x 2 = 66; the
            taker +198, each defender -66.
