@@ -130,7 +130,8 @@ class MaitreTarotClientProtocol(Protocol):
     Decision hooks (a value or a Deferred; by default the library's bot):
     L{chooseBid}, L{chooseDiscard}, L{chooseCard}, L{playAgain}.
     News hooks (no-ops): L{identified}, L{nicksReceived}, L{dealt},
-    L{bidsChanged}, L{trickChanged}, L{refused}, L{scored}, L{tableEnded}.
+    L{bidsChanged}, L{contractMade}, L{chienShown}, L{trickChanged},
+    L{refused}, L{scored}, L{tableEnded}, L{closing}.
     """
 
     _closing = False
@@ -148,6 +149,7 @@ class MaitreTarotClientProtocol(Protocol):
         self.lastScore: dict[str, object] | None = None
         self.deals = 0
         self._ticket = 0
+        self._deciding: Callable[[TarotView], object] | None = None
         self._newDeal()
         self.machine: ClientInputs = ClientMachine(self)
 
@@ -225,12 +227,13 @@ class MaitreTarotClientProtocol(Protocol):
         order = [(self.leader + i) % 4 for i in range(4)] if self.leader is not None else []
         inOrder = [self.trick[s] for s in order if self.trick[s] != wire.NO_CARD]
         myTurn = self.phase == "play" and isinstance(self._pending, _CardTurn)
+        deciding = self._deciding in (self.chooseBid, self.chooseDiscard)
         return TarotView(
             seat=self.seat, phase=self.phase, dealer=self.dealer, deal=self.deals,
             hand=tuple(sorted(self.hand)), bids=self.bids, taker=self.taker,
             contract=self.contract, chien=self.chien, discard=self.discard, shownTrumps=(),
             trick=self.trick, leader=self.leader, previousTrick=self.previousTrick,
-            toPlay=self.seat if myTurn else None,
+            toPlay=self.seat if myTurn or deciding else None,
             legalCards=legalCards(self.hand, inOrder) if myTurn else (),
             tricksPlayed=self.played // 4, totals=self.totals,
             lastScore=self.lastScore,  # type: ignore[arg-type]
@@ -243,7 +246,9 @@ class MaitreTarotClientProtocol(Protocol):
         self.sendMessage(wire.GetId(wire.SERVER_ID, wire.VERSION))
 
     def gotId(self, message: wire.SendId) -> None:
-        if message.serverId != wire.SERVER_ID:
+        if message.serverId == wire.WRONG_ID:
+            self.machine.abort("the server refused our GET_ID")
+        elif message.serverId != wire.SERVER_ID:
             self.machine.abort(f"not a gameproto MaîtreTarot server (id {message.serverId})")
 
     def gotProtocol(self, message: wire.SendProtocol) -> None:
@@ -332,6 +337,7 @@ class MaitreTarotClientProtocol(Protocol):
         self.contract = max(best, 0)
         self.taker = message.bids.index(best) if best > 0 else None
         self.phase = "discard" if self.contract in (wire.PETITE, wire.GARDE) else "play"
+        self.contractMade(self.bids, self.taker, self.contract)
         if self._resume[0] == wire.BP_SEND_TURN_CARD:
             self.phase = "play"
             self.machine.playNext()
@@ -343,6 +349,7 @@ class MaitreTarotClientProtocol(Protocol):
 
     def gotChien(self, message: wire.ShowChien) -> None:
         self.chien = message.cards
+        self.chienShown(self.chien)
         if not self.contract:
             self.phase = "end"
             self.machine.scoreNext()
@@ -402,6 +409,7 @@ class MaitreTarotClientProtocol(Protocol):
     def gotLastTrick(self, message: wire.SendLastTurnCards) -> None:
         self.previousTrick = message.cards
         self.trick = (wire.NO_CARD,) * 4
+        self.trickChanged(self.trick, self.previousTrick)
 
     def gotScore(self, message: wire.SendScore) -> None:
         self.phase = "end"
@@ -424,13 +432,15 @@ class MaitreTarotClientProtocol(Protocol):
 
     # -- ClientCore: deciding ------------------------------------------------
 
-    def _ask(self, hook: Callable[[TarotView], object]) -> None:
+    def _decide(self, hook: Callable[[TarotView], object]) -> None:
         self._ticket += 1
         ticket = self._ticket
+        self._deciding = hook
         d = maybeDeferred(hook, self.view())
 
         def answer(value: object) -> None:
             if ticket == self._ticket:
+                self._deciding = None
                 self.machine.decided(value)
 
         d.addCallback(answer)
@@ -441,16 +451,16 @@ class MaitreTarotClientProtocol(Protocol):
         self.machine.abort("no decision")
 
     def askBid(self) -> None:
-        self._ask(self.chooseBid)
+        self._decide(self.chooseBid)
 
     def askDiscard(self) -> None:
-        self._ask(self.chooseDiscard)
+        self._decide(self.chooseDiscard)
 
     def askCard(self) -> None:
-        self._ask(self.chooseCard)
+        self._decide(self.chooseCard)
 
     def askReplay(self) -> None:
-        self._ask(self.playAgain)
+        self._decide(self.playAgain)
 
     def sendBid(self, bid: object) -> None:
         self.sendMessage(wire.GetBid(int(bid)))  # type: ignore[call-overload]
@@ -469,6 +479,7 @@ class MaitreTarotClientProtocol(Protocol):
 
     def drop(self, reason: str) -> None:
         self._ticket += 1
+        self.closing(reason)
         self.dropConnection(reason)
 
     def lost(self) -> None:
@@ -504,8 +515,15 @@ class MaitreTarotClientProtocol(Protocol):
     def bidsChanged(self, bids: tuple[int, ...]) -> None:
         """The bids so far, -1 for a place that has not spoken."""
 
+    def contractMade(self, bids: tuple[int, ...], taker: int | None,
+                     contract: int | None) -> None:
+        """SEND_FINAL_BIDS: the four bids, the taker (None: all passed), the contract."""
+
+    def chienShown(self, cards: tuple[int, ...]) -> None:
+        """SHOW_CHIEN: the chien, for petite and garde (and when all passed)."""
+
     def trickChanged(self, current: tuple[int, ...], previous: tuple[int, ...]) -> None:
-        """The current and the previous trick, by place."""
+        """The current and the previous trick, by place (the last one too, at the end)."""
 
     def refused(self) -> None:
         """Our discard or card was refused; we are asked again."""
@@ -515,6 +533,9 @@ class MaitreTarotClientProtocol(Protocol):
 
     def tableEnded(self) -> None:
         """SEND_REPLAY_ANSWER 0: the table is over."""
+
+    def closing(self, reason: str) -> None:
+        """We close the connection (refused, table over, the server's fault): ``reason`` says why."""
 
 
 class _CardTurn:
