@@ -8,7 +8,6 @@ from __future__ import annotations
 from twisted.logger import LogEvent, globalLogPublisher
 from twisted.trial.unittest import SynchronousTestCase
 
-from gameproto.connect4 import wire
 from gameproto.engine.record import replay
 from gameproto.games.connect4 import ENGINE, Board
 

@@ -356,7 +356,7 @@ class ServerStateTests(SynchronousTestCase):
 
     def test_closedAfterTable(self) -> None:
         net = Net(seed=1)
-        clients = table(net, *four())
+        table(net, *four())
         net.run()
         players = [p.server for p in net.pumps]
         for protocol in players:

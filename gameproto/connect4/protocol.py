@@ -10,14 +10,14 @@ from typing import TYPE_CHECKING, Iterable
 
 from automat import NoTransition
 from twisted.internet.defer import Deferred, maybeDeferred
-from twisted.internet.protocol import Protocol, connectionDone
+from twisted.internet.protocol import connectionDone
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from gameproto.connect4 import wire
 from gameproto.connect4.machine import ClientInputs, ClientMachine, stateName
 from gameproto.games.connect4 import Board
-from gameproto.net import peerOf, tuneStream
+from gameproto.net import WireProtocol
 
 if TYPE_CHECKING:
     from gameproto.connect4.server import Connect4Player, Connect4ServerFactory
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 log = Logger(namespace="gameproto.connect4")
 
 
-class MessageStreamProtocol(Protocol):
+class MessageStreamProtocol(WireProtocol):
     """
     A stream of Protuissance 4 messages over a byte transport (TCP), or one
     message per frame (L{messageDataReceived}, for WebSocket).  Subclasses
@@ -33,12 +33,12 @@ class MessageStreamProtocol(Protocol):
     L{messageReceived}.
     """
 
-    _closing = False
+    logName = "connect4"
+    serialize = staticmethod(wire.serialize)
 
     def connectionMade(self) -> None:
+        super().connectionMade()
         self._parser = wire.Parser()
-        self.peer = peerOf(self.transport)
-        tuneStream(self.transport)
 
     def expectedMessages(self) -> Iterable[wire.MessageClass]:
         """The message kinds the sequence allows now."""
@@ -68,19 +68,6 @@ class MessageStreamProtocol(Protocol):
     def messageReceived(self, message: wire.Message) -> None:
         """Handle one message."""
         raise NotImplementedError
-
-    def sendMessage(self, message: wire.Message) -> None:
-        """Write one message."""
-        if not self._closing:
-            self.transport.write(wire.serialize(message))  # type: ignore[union-attr]
-
-    def dropConnection(self, reason: str) -> None:
-        """Close the connection cleanly, saying why in one log line."""
-        if self._closing:
-            return
-        self._closing = True
-        log.info("connect4 {peer}: closing: {reason}", peer=self.peer, reason=reason)
-        self.transport.loseConnection()  # type: ignore[union-attr]
 
 
 class Connect4ServerProtocol(MessageStreamProtocol):
@@ -115,9 +102,12 @@ class Connect4ServerProtocol(MessageStreamProtocol):
             case wire.JoinQueue():
                 machine.joinQueue()
 
+    def who(self) -> str:
+        return self.player.nick or self.peer
+
     def connectionLost(self, reason: Failure = connectionDone) -> None:
-        self._closing = True
-        log.info("connect4 {who} disconnected", who=self.player.nick or self.peer)
+        super().connectionLost(reason)
+        log.info("connect4 {who} disconnected", who=self.who())
         self.player.machine.connectionLost()
 
     # -- hooks ---------------------------------------------------------------
@@ -187,8 +177,11 @@ class Connect4ClientProtocol(MessageStreamProtocol):
         except NoTransition:
             machine.unexpected(f"unexpected {message!r} in state {stateName(machine)}")
 
+    def who(self) -> str:
+        return f"client {self.nick}"
+
     def connectionLost(self, reason: Failure = connectionDone) -> None:
-        self._closing = True
+        super().connectionLost(reason)
         self.machine.connectionLost()
 
     def connectAs(self, nick: str) -> None:

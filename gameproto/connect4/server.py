@@ -19,7 +19,8 @@ from gameproto.connect4.protocol import Connect4ServerProtocol
 from gameproto.engine.clock import Deadline
 from gameproto.engine.contract import Errors, Instructions, Seat
 from gameproto.engine.lobby import MatchQueue
-from gameproto.engine.record import MemoryRecordStore, RecordStore
+from gameproto.engine.record import RecordStore
+from gameproto.engine.service import GameServer
 from gameproto.engine.table import Table
 from gameproto.games.connect4 import DEFAULT_HEIGHT, DEFAULT_WIDTH, ENGINE, MAX_SIZE, MIN_SIZE
 
@@ -170,7 +171,7 @@ class Connect4Player:
         self.resign()
 
 
-class Connect4Server:
+class Connect4Server(GameServer[Connect4Settings]):
     """
     Everything the Protuissance 4 connections share, whatever carries them
     (TCP or WebSocket): the settings, the nicks in use, the queue, the games.
@@ -183,12 +184,7 @@ class Connect4Server:
         store: RecordStore | None = None,
         rng: random.Random | None = None,
     ) -> None:
-        if clock is None:
-            from twisted.internet import reactor as clock  # type: ignore[assignment]
-        self.settings = settings
-        self.clock: IReactorTime = clock  # type: ignore[assignment]
-        self.store: RecordStore = store if store is not None else MemoryRecordStore()
-        self.rng = rng or random.Random()
+        super().__init__(settings, clock, store, rng)
         self.nicks: dict[str, Connect4Player] = {}
         self.queue: MatchQueue[Connect4Player] = MatchQueue(
             2, self._matched, self.rng, self.clock, settings.rematchDelay

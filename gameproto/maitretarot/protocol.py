@@ -9,14 +9,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from twisted.internet.defer import Deferred, maybeDeferred
-from twisted.internet.protocol import Protocol, connectionDone
+from twisted.internet.protocol import connectionDone
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from gameproto.games.tarot import TarotView, botBid, botCard, botDiscard, legalCards
 from gameproto.maitretarot import wire
 from gameproto.maitretarot.machine import ClientInputs, ClientMachine
-from gameproto.net import peerOf, tuneStream
+from gameproto.net import WireProtocol
 
 if TYPE_CHECKING:
     from gameproto.maitretarot.server import TarotPlayer, TarotServerFactory
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 log = Logger(namespace="gameproto.maitretarot")
 
 
-class MaitreTarotServerProtocol(Protocol):
+class MaitreTarotServerProtocol(WireProtocol):
     """
     The server side of one MaîtreTarot connection.
 
@@ -35,11 +35,11 @@ class MaitreTarotServerProtocol(Protocol):
 
     factory: TarotServerFactory
     player: TarotPlayer
-    _closing = False
+    logName = "maitretarot"
+    serialize = staticmethod(wire.serialize)
 
     def connectionMade(self) -> None:
-        self.peer = peerOf(self.transport)
-        tuneStream(self.transport)
+        super().connectionMade()
         self._reader = wire.Reader()
         log.info("maitretarot connection from {peer}", peer=self.peer)
         self.player = self.factory.server.newPlayer(self)
@@ -92,27 +92,13 @@ class MaitreTarotServerProtocol(Protocol):
             case wire.AckReplay(answer):
                 machine.replayReceived(answer)
 
-    def sendMessage(self, message: wire.Message) -> None:
-        """Write one message."""
-        if not self._closing:
-            self.transport.write(wire.serialize(message))  # type: ignore[union-attr]
-
-    def dropConnection(self, reason: str) -> None:
-        """Close cleanly, saying why in one log line."""
-        if self._closing:
-            return
-        self._closing = True
-        log.info("maitretarot {who}: closing: {reason}", who=self.who, reason=reason)
-        self.transport.loseConnection()  # type: ignore[union-attr]
-
-    @property
     def who(self) -> str:
         nick = getattr(getattr(self, "player", None), "nick", None)
         return nick or self.peer
 
     def connectionLost(self, reason: Failure = connectionDone) -> None:
-        self._closing = True
-        log.info("maitretarot {who} disconnected", who=self.who)
+        super().connectionLost(reason)
+        log.info("maitretarot {who} disconnected", who=self.who())
         self.player.machine.connectionLost()
 
     # -- hooks ---------------------------------------------------------------
@@ -121,7 +107,7 @@ class MaitreTarotServerProtocol(Protocol):
         """The client sat down as ``nick`` (``place`` may change on a resume)."""
 
 
-class MaitreTarotClientProtocol(Protocol):
+class MaitreTarotClientProtocol(WireProtocol):
     """
     The client side of MaîtreTarot: identifies as ``nick`` (None: the
     place's default), follows the whole sequence (resumes included), keeps
@@ -134,7 +120,8 @@ class MaitreTarotClientProtocol(Protocol):
     L{refused}, L{scored}, L{tableEnded}, L{closing}.
     """
 
-    _closing = False
+    logName = "maitretarot"
+    serialize = staticmethod(wire.serialize)
 
     def __init__(self, nick: str | None = None) -> None:
         encoded = nick.encode("utf-8") if nick is not None else b""
@@ -173,8 +160,7 @@ class MaitreTarotClientProtocol(Protocol):
     # -- the transport side --------------------------------------------------
 
     def connectionMade(self) -> None:
-        self.peer = peerOf(self.transport)
-        tuneStream(self.transport)
+        super().connectionMade()
         self._reader = wire.Reader(limit=1 << 16)
         self.machine.start()
 
@@ -205,19 +191,11 @@ class MaitreTarotClientProtocol(Protocol):
                 return
             getattr(self.machine, self._READ[type(message)])(message)
 
-    def sendMessage(self, message: wire.Message) -> None:
-        if not self._closing:
-            self.transport.write(wire.serialize(message))  # type: ignore[union-attr]
-
-    def dropConnection(self, reason: str) -> None:
-        if self._closing:
-            return
-        self._closing = True
-        log.info("maitretarot client {nick}: closing: {reason}", nick=self.nick, reason=reason)
-        self.transport.loseConnection()  # type: ignore[union-attr]
+    def who(self) -> str:
+        return f"client {self.nick}"
 
     def connectionLost(self, reason: Failure = connectionDone) -> None:
-        self._closing = True
+        super().connectionLost(reason)
         self.machine.connectionLost()
 
     # -- what the seat knows -------------------------------------------------

@@ -16,7 +16,8 @@ from twisted.logger import Logger
 
 from gameproto.engine.clock import Deadline
 from gameproto.engine.contract import Errors, Event, Instructions, Seat
-from gameproto.engine.record import MemoryRecordStore, RecordStore
+from gameproto.engine.record import RecordStore
+from gameproto.engine.service import GameServer
 from gameproto.engine.table import BotSeat, SeatHolder, Table
 from gameproto.games.tarot import TAROT, TarotView, tarotBot
 from gameproto.maitretarot import wire
@@ -366,7 +367,7 @@ class TarotSession:
         self.table.replace(place, player)
 
 
-class TarotServer:
+class TarotServer(GameServer[TarotSettings]):
     """Everything the MaîtreTarot connections share: settings, tables, records."""
 
     def __init__(
@@ -376,12 +377,7 @@ class TarotServer:
         store: RecordStore | None = None,
         rng: random.Random | None = None,
     ) -> None:
-        if clock is None:
-            from twisted.internet import reactor as clock  # type: ignore[assignment]
-        self.settings = settings
-        self.clock: IReactorTime = clock  # type: ignore[assignment]
-        self.store: RecordStore = store if store is not None else MemoryRecordStore()
-        self.rng = rng or random.Random()
+        super().__init__(settings, clock, store, rng)
         self.waiting: TarotSession | None = None
         self.playing: set[TarotSession] = set()
 
