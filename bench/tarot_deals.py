@@ -1,0 +1,844 @@
+#!/usr/bin/env python
+"""
+Deals per second of gameproto's French Tarot: the engine alone, the engine
+behind a table, and the MaîtreTarot server on loopback.
+
+    python bench/tarot_deals.py                      # ~2 minutes, prints a table
+    python bench/tarot_deals.py --tables 1,20,50 --seconds 10
+    python bench/tarot_deals.py --phases net --tables 50 --py-spy /tmp/tarot.txt
+    python bench/tarot_deals.py --json out.json      # the figures as JSON too
+
+Three phases:
+
+engine
+    ``TAROT.start`` with a fixed seed, then for ``--engine-seconds``: read
+    ``instructions().requested_actions``, ask ``tarotBot(game.view(seat),
+    seat)``, ``game.act``; the bot answers the replay question with True, so
+    deals follow each other.  No network, no Twisted: deals/s, cards/s, the
+    cost of one deal, and the share of deals played, passed by all, or voided
+    by a petit sec.
+table
+    The same game through ``Table.create`` with four ``BotSeat`` (delay 1 s)
+    on a ``twisted.internet.task.Clock``, advanced 1 s at a time: what the
+    table layer (record, clocks, per-seat delivery, bots scheduled) adds.
+net
+    For each ``--tables N``: a fresh server, run as an operator runs it
+    (``twistd -n --pidfile= --logfile=FILE gameproto --records FILE --ports
+    maitretarot=tcp:PORT:interface=127.0.0.1,web=off,connect4=off
+    --maitretarot-bots-after 600``, pinned to one core), and 4 x N
+    ``MaitreTarotClientProtocol`` clients in this process (pinned to the
+    other core) with the library's bot hooks, so N tables of four humans.
+    They play deal after deal (``playAgain`` True), answering at once
+    unless ``--think-ms``; after ``--warmup`` seconds, ``--seconds`` are
+    measured: complete deals/s, cards/s, messages and bytes per deal (both
+    directions), the server's CPU (per deal too) and RSS, the deal duration
+    (BRANCHEMENT_POINT NEW_GAME to SEND_SCORE, seen by place 0; played deals
+    apart from those all passed or voided), and the decision round trip:
+    from a client writing GET_BID, GET_CHIEN or GET_TURN_CARD to the next
+    bytes it reads (SEND_BIDS, SEND_ACK_FOR_*...), which includes this
+    process's own event-loop delay.  Then every client answers ACK_REPLAY 0,
+    the tables end, the server closes the connections and writes the
+    records; the bench checks both, and the server's log.
+
+    The clients cost about as much CPU per deal as the server; "server CPU
+    per deal" gives the server's capacity whichever side is the limit.  The
+    CPU that other processes used meanwhile is reported: on a shared
+    machine, a busy neighbour on either core lowers every figure.
+
+Every child process runs under ``timeout`` in its own process group and is
+killed on exit, error or Ctrl-C; the whole run aborts after ``--max-seconds``.
+The process helpers are ``bench/connect4_load.py``'s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import array
+import gc
+import glob
+import json
+import os
+import platform
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+for _i, _arg in enumerate(sys.argv[:-1]):
+    # The clients are the library's own: with --server-tree, from that tree too.
+    if _arg == "--server-tree" and (Path(sys.argv[_i + 1]) / "gameproto").is_dir():
+        sys.path.insert(0, str(Path(sys.argv[_i + 1]).resolve()))
+
+from twisted.internet import reactor  # noqa: E402  (default reactor: epoll)
+from twisted.internet.defer import Deferred  # noqa: E402
+from twisted.internet.task import Clock, deferLater  # noqa: E402
+
+from bench.connect4_load import (  # noqa: E402
+    Child,
+    OneProtocol,
+    cpuSeconds,
+    fdCount,
+    fmt,
+    freePort,
+    now,
+    percentiles,
+    printProfile,
+    printPySpy,
+    raiseFileLimit,
+    rssKiB,
+    selfCpu,
+    serverCode,
+    sleep,
+    twistdCommand,
+    waitFor,
+    waitListening,
+)
+from gameproto.engine.contract import Errors  # noqa: E402
+from gameproto.engine.record import MemoryRecordStore  # noqa: E402
+from gameproto.engine.table import BotSeat, Table  # noqa: E402
+from gameproto.games.tarot import TAROT, TarotView, tarotBot  # noqa: E402
+from gameproto.maitretarot import wire  # noqa: E402
+from gameproto.maitretarot.protocol import MaitreTarotClientProtocol  # noqa: E402
+
+REASONS = ("played", "all-pass", "petit-sec")
+
+
+# -- engine and table ----------------------------------------------------------
+
+
+def dealShares(history: list[dict[str, Any]]) -> dict[str, float]:
+    counts = {r: 0 for r in REASONS}
+    for deal in history:
+        counts[str(deal["reason"])] = counts.get(str(deal["reason"]), 0) + 1
+    total = max(1, len(history))
+    return {f"{r}_pct": 100 * n / total for r, n in counts.items()}
+
+
+def enginePhase(args: argparse.Namespace) -> dict[str, Any]:
+    """The engine and the bot, nothing else."""
+    game = TAROT.start({}, {"seed": args.seed})
+    if isinstance(game, Errors):
+        raise RuntimeError(f"TAROT.start: {game.asJSON()}")
+    instructions = game.instructions()
+    actions = cards = 0
+    cpu0, machine0 = time.process_time(), machineBusy()
+    started = now()
+    deadline = started + args.engine_seconds
+    while True:
+        seat = instructions.requested_actions[0].player
+        action = tarotBot(game.view(seat), seat)
+        outcome = game.act(seat, action)
+        if isinstance(outcome, Errors):
+            raise RuntimeError(f"the engine refused its bot's {action}: {outcome.asJSON()}")
+        instructions = outcome
+        actions += 1
+        if "card" in action:  # type: ignore[operator]
+            cards += 1
+        if now() >= deadline:
+            break
+    elapsed = now() - started
+    cpu = time.process_time() - cpu0
+    others = max(0.0, machineBusy() - machine0 - cpu)
+    history = game.history  # type: ignore[attr-defined]
+    deals = len(history)
+    return {
+        "seconds": elapsed, "deals": deals, "actions": actions, "cards": cards,
+        "deals_per_s": deals / elapsed, "cards_per_s": cards / elapsed,
+        "actions_per_s": actions / elapsed,
+        "ms_per_deal": 1000 * cpu / deals if deals else None,
+        "us_per_action": 1e6 * cpu / actions if actions else None,
+        "cpu_pct": 100 * cpu / elapsed, "others_cpu_pct": 100 * others / elapsed,
+        **dealShares(history),
+    }
+
+
+def tablePhase(args: argparse.Namespace) -> dict[str, Any]:
+    """The same through a Table of four BotSeats on a Clock."""
+    clock = Clock()
+    bots = [BotSeat(tarotBot, clock, f"bot{i + 1}", delay=1.0) for i in range(4)]
+    table = Table.create(TAROT, {}, bots, clock, MemoryRecordStore(), random.Random(args.seed))
+    cpu0, machine0 = time.process_time(), machineBusy()
+    started = now()
+    deadline = started + args.engine_seconds
+    table.start()
+    while now() < deadline:
+        clock.advance(1.0)  # each bot plays 1 s after it is asked: one step at a time
+        if table.finished:
+            raise RuntimeError(f"the table ended: {table.record.actions[-3:]}")
+    elapsed = now() - started
+    cpu = time.process_time() - cpu0
+    others = max(0.0, machineBusy() - machine0 - cpu)
+    history = table.engine.history  # type: ignore[attr-defined]
+    deals = len(history)
+    cards = sum(1 for a in table.record.actions if "card" in a.action)  # type: ignore[operator]
+    actions = len(table.record.actions)
+    return {
+        "seconds": elapsed, "deals": deals, "actions": actions, "cards": cards,
+        "deals_per_s": deals / elapsed, "cards_per_s": cards / elapsed,
+        "actions_per_s": actions / elapsed,
+        "ms_per_deal": 1000 * cpu / deals if deals else None,
+        "us_per_action": 1e6 * cpu / actions if actions else None,
+        "cpu_pct": 100 * cpu / elapsed, "others_cpu_pct": 100 * others / elapsed,
+        "recorded_actions": actions,
+        **dealShares(history),
+    }
+
+
+# -- the network ---------------------------------------------------------------
+
+
+class Run:
+    """What one networked run counts."""
+
+    def __init__(self) -> None:
+        self.measuring = False
+        self.stopping = False
+        self.windowStart = float("inf")
+        self.connected = 0
+        self.seated = 0
+        self.deals = 0
+        self.dealKinds = {r: 0 for r in REASONS}
+        self.cards = 0
+        self.messagesIn = self.messagesOut = 0
+        self.bytesIn = self.bytesOut = 0
+        self.dealDurations: dict[str, array.array[float]] = {
+            "played": array.array("d"), "not played": array.array("d")}
+        self.rtt: dict[str, array.array[float]] = {
+            k: array.array("d") for k in ("bid", "discard", "card")}
+        self.refusals = 0
+        self.ended = 0
+        self.unexpectedCloses = 0
+        self.connectFailures = 0
+        self.errors: dict[str, int] = {}
+
+    def error(self, kind: str) -> None:
+        self.errors[kind] = self.errors.get(kind, 0) + 1
+
+
+class CountingReader(wire.Reader):
+    """The client's reader, counting the messages taken in the window."""
+
+    def __init__(self, run: Run, limit: int) -> None:
+        super().__init__(limit)
+        self.run = run
+
+    def take(self, expect: wire.Expect) -> Any:
+        message = super().take(expect)
+        if message is not wire.NEED_MORE and self.run.measuring:
+            self.run.messagesIn += 1
+        return message
+
+
+class BenchClient(MaitreTarotClientProtocol):
+    """
+    The library's client with its bot hooks, counting what crosses the wire
+    and timing deals (place 0 only: one clock per table) and decisions.
+    """
+
+    def __init__(self, run: Run, nick: str, think: float = 0.0,
+                 rng: random.Random | None = None) -> None:
+        super().__init__(nick)
+        self.run = run
+        self.think = think
+        self.rng = rng or random.Random()
+        self.closed = False
+        self.tableOver = False
+        self.answeredAt = 0.0
+        self.answerKind = ""
+        self.dealStart = 0.0
+        self.sawBids = False
+
+    def connectionMade(self) -> None:
+        self.run.connected += 1
+        super().connectionMade()
+        self._reader = CountingReader(self.run, 1 << 16)
+
+    def connectFailed(self, reason: Any) -> None:
+        self.run.connectFailures += 1
+        self.closed = True
+
+    def dataReceived(self, data: bytes) -> None:
+        run = self.run
+        if self.answeredAt:
+            if run.measuring and self.answeredAt >= run.windowStart:
+                run.rtt[self.answerKind].append(now() - self.answeredAt)
+            self.answeredAt = 0.0
+        if run.measuring:
+            run.bytesIn += len(data)
+        super().dataReceived(data)
+
+    def sendMessage(self, message: wire.Message) -> None:
+        if self._closing:
+            return
+        data = wire.serialize(message)
+        self.transport.write(data)  # type: ignore[union-attr]
+        if self.run.measuring:
+            self.run.messagesOut += 1
+            self.run.bytesOut += len(data)
+
+    def _answer(self, kind: str) -> None:
+        self.answerKind = kind
+        self.answeredAt = now()
+
+    def sendBid(self, bid: object) -> None:
+        self._answer("bid")
+        super().sendBid(bid)
+
+    def sendDiscard(self, cards: object) -> None:
+        self._answer("discard")
+        super().sendDiscard(cards)
+
+    def sendCard(self, card: object) -> None:
+        self._answer("card")
+        super().sendCard(card)
+
+    def gotBranch(self, message: wire.BranchPoint) -> None:
+        if message.point == wire.BP_NEW_GAME and message.value == 0:
+            self.dealStart = now()
+            self.sawBids = False
+        super().gotBranch(message)
+
+    def gotCardAck(self, message: wire.SendAckForCard) -> None:
+        if message.ok and self.run.measuring:
+            self.run.cards += 1
+        super().gotCardAck(message)
+
+    # -- hooks ---------------------------------------------------------------
+
+    def nicksReceived(self, nicks: list[str]) -> None:
+        self.run.seated += 1
+
+    def bidsChanged(self, bids: tuple[int, ...]) -> None:
+        self.sawBids = True
+
+    def scored(self, score: dict[str, object]) -> None:
+        run = self.run
+        if self.place != 0 or not run.measuring:
+            return
+        run.deals += 1
+        kind = "played" if score["contract"] else "all-pass" if self.sawBids else "petit-sec"
+        run.dealKinds[kind] += 1
+        if self.dealStart >= run.windowStart:
+            run.dealDurations["played" if score["contract"] else "not played"].append(
+                now() - self.dealStart)
+
+    def refused(self) -> None:
+        self.run.refusals += 1
+
+    def _later(self, choose: Any, view: TarotView) -> Any:
+        """The bot's answer, after a think time uniform in 0..2 x ``think``."""
+        if not self.think:
+            return choose(view)
+        return deferLater(reactor, self.rng.uniform(0, 2 * self.think), choose, view)
+
+    def chooseBid(self, view: TarotView) -> Any:
+        return self._later(super().chooseBid, view)
+
+    def chooseDiscard(self, view: TarotView) -> Any:
+        return self._later(super().chooseDiscard, view)
+
+    def chooseCard(self, view: TarotView) -> Any:
+        return self._later(super().chooseCard, view)
+
+    def playAgain(self, view: TarotView) -> bool:
+        return not self.run.stopping
+
+    def tableEnded(self) -> None:
+        self.tableOver = True
+        self.run.ended += 1
+
+    def _hookFailed(self, failure: Any) -> None:
+        self.run.error(f"hook failed: {failure.value!r}")
+        super()._hookFailed(failure)
+
+    def dropConnection(self, reason: str) -> None:
+        if reason != "the table is over":
+            self.run.error(f"client closed: {reason}")
+        super().dropConnection(reason)
+
+    def connectionLost(self, reason: Any = None) -> None:
+        self.closed = True
+        if not self.tableOver:
+            self.run.unexpectedCloses += 1
+        super().connectionLost(reason)
+
+
+def startServer(args: argparse.Namespace, work: Path, name: str, logfile: str | None,
+                profile: str | None) -> tuple[Child, int]:
+    """twistd gameproto with MaîtreTarot alone on a free port."""
+    port = freePort()
+    argv = twistdCommand() + ["-n", "--pidfile="]
+    if logfile is None:
+        argv.append("--logger=bench._support.discardingLogger")
+    else:
+        argv.append(f"--logfile={logfile}")
+    if profile:
+        argv += [f"--profile={profile}", "--profiler=cprofile", "--savestats"]
+    argv += ["gameproto", "--records", str(work / f"{name}-records.jsonl"),
+             "--ports", f"maitretarot=tcp:{port}:interface=127.0.0.1,web=off,connect4=off",
+             "--maitretarot-bots-after", "600"]
+    entries = (str(args.server_tree), str(REPO), os.environ.get("PYTHONPATH"))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(e for e in entries if e))
+    child = Child(name, argv, args.max_seconds, work / f"{name}.out", args.server_cpu, env,
+                  cwd=args.server_tree)
+    return child, port
+
+
+def machineBusy() -> float:
+    """CPU seconds all cores spent busy since boot (/proc/stat), to see other loads."""
+    with open("/proc/stat") as f:
+        fields = [int(v) for v in f.readline().split()[1:]]
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def connect(port: int, protocol: Any) -> None:
+    reactor.connectTCP("127.0.0.1", port, OneProtocol(protocol), timeout=30)  # type: ignore[attr-defined]
+
+
+def readLog(logfile: str) -> dict[str, Any]:
+    """Lines, size, tracebacks and closes of the server's log, rotated files included."""
+    lines = size = tracebacks = files = 0
+    closing: dict[str, int] = {}
+    for path in [logfile, *glob.glob(glob.escape(logfile) + ".[0-9]*")]:
+        with open(path, "rb") as f:
+            data = f.read()
+        files += 1
+        lines += data.count(b"\n")
+        size += len(data)
+        tracebacks += data.count(b"Traceback")
+        for line in data.splitlines():
+            if b": closing: " in line:
+                why = line.split(b": closing: ", 1)[1].decode("utf-8", "replace")
+                closing[why] = closing.get(why, 0) + 1
+    return {"log_lines": lines, "log_bytes": size, "log_files": files,
+            "log_tracebacks": tracebacks, "log_closing_reasons": closing}
+
+
+def readRecords(path: Path) -> dict[str, Any]:
+    """The records the server wrote: how many, finished, deals and size."""
+    count = finished = deals = actions = size = 0
+    try:
+        with open(path, "rb") as f:
+            for line in f:
+                size += len(line)
+                record = json.loads(line)
+                count += 1
+                finished += record.get("finished") is not None
+                acts = record.get("actions") or []
+                actions += len(acts)
+                deals += sum(1 for a in acts if isinstance(a.get("action"), dict)
+                             and a["action"].get("replay") is True)
+    except FileNotFoundError:
+        pass
+    return {"records": count, "records_finished": finished, "records_actions": actions,
+            "records_replays": deals, "records_bytes": size}
+
+
+async def netRun(args: argparse.Namespace, work: Path, tables: int, spyOn: bool) -> dict[str, Any]:
+    name = f"tarot-{tables}"
+    logfile = None if args.server_log == "discard" else (
+        args.server_log or str(work / f"{name}.log"))
+    profile = args.profile if spyOn else None
+    child, port = startServer(args, work, name, logfile, profile)
+    run = Run()
+    rng = random.Random(args.seed)
+    clients = [BenchClient(run, f"t{i}", args.think_ms / 1000, random.Random(rng.random()))
+               for i in range(4 * tables)]
+    spy: Child | None = None
+    result: dict[str, Any] = {"tables": tables, "connections": 4 * tables,
+                              "think_ms": args.think_ms,
+                              "server_log": logfile or "discarded (--server-log discard)",
+                              "profiled": bool(profile)}
+    try:
+        await waitListening(child, port)
+        pid = child.pid
+        await sleep(0.5)
+        result["server_rss_start_kib"] = rssKiB(pid)
+        started = now()
+        batch = max(4, args.batch - args.batch % 4)
+        for i in range(0, len(clients), batch):
+            chunk = clients[i : i + batch]
+            for c in chunk:
+                connect(port, c)
+            target = i + len(chunk)
+            if not await waitFor(lambda: run.seated >= target or run.connectFailures > 0
+                                 or run.unexpectedCloses > 0, 30.0):
+                raise RuntimeError(f"ramp-up stuck: {run.seated} of {target} seated")
+            if run.connectFailures or run.unexpectedCloses:
+                raise RuntimeError(f"ramp-up: {run.connectFailures} connections failed,"
+                                   f" {run.unexpectedCloses} closed; errors {run.errors}")
+        result["ramp_s"] = now() - started
+        result["server_rss_after_ramp_kib"] = rssKiB(pid)
+        await sleep(args.warmup)
+        rssBefore = rssKiB(pid)
+        if args.py_spy and spyOn:
+            command = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+            spy = Child("py-spy", [command, "record", "--pid", str(pid), "--duration",
+                                   str(max(1, int(args.seconds))), "--rate", "200",
+                                   "--format", "raw", "--output", args.py_spy],
+                        args.seconds + 30, work / "py-spy.out", None)
+        serverCpu0, benchCpu0, machine0 = cpuSeconds(pid), selfCpu(), machineBusy()
+        run.windowStart = now()
+        run.measuring = True
+        series: list[int] = []
+        for second in range(int(args.seconds)):
+            before = run.deals
+            await sleep(run.windowStart + second + 1 - now())
+            series.append(run.deals - before)
+        await sleep(run.windowStart + args.seconds - now())
+        run.measuring = False
+        elapsed = now() - run.windowStart
+        serverCpu = cpuSeconds(pid) - serverCpu0
+        benchCpu = selfCpu() - benchCpu0
+        othersCpu = max(0.0, machineBusy() - machine0 - serverCpu - benchCpu)
+        rssAfter = rssKiB(pid)
+        result["server_fds"] = fdCount(pid)
+        # The tables end after their current deal: everybody answers ACK_REPLAY 0.
+        run.stopping = True
+        drainStart = now()
+        drained = await waitFor(lambda: all(c.closed for c in clients), args.drain, step=0.05)
+        result["drain_s"] = now() - drainStart
+        result["all_closed_after_window"] = drained
+        result["still_open_after_drain"] = sum(1 for c in clients if not c.closed)
+        await sleep(0.5)
+        result["server_fds_after_drain"] = fdCount(pid)
+        result["server_rss_after_drain_kib"] = rssKiB(pid)
+        deals = run.deals
+        ordered = sorted(series) or [0]
+        result.update(
+            elapsed_s=elapsed, deals=deals, cards=run.cards,
+            deals_per_s=deals / elapsed, cards_per_s=run.cards / elapsed,
+            per_second=series,
+            per_second_min_median_max=(ordered[0], ordered[len(ordered) // 2], ordered[-1]),
+            deal_kinds=dict(run.dealKinds),
+            **{f"{k}_pct": 100 * v / max(1, deals) for k, v in run.dealKinds.items()},
+            messages_in=run.messagesIn, messages_out=run.messagesOut,
+            bytes_in=run.bytesIn, bytes_out=run.bytesOut,
+            messages_per_deal_s2c=run.messagesIn / deals if deals else None,
+            messages_per_deal_c2s=run.messagesOut / deals if deals else None,
+            bytes_per_deal_s2c=run.bytesIn / deals if deals else None,
+            bytes_per_deal_c2s=run.bytesOut / deals if deals else None,
+            server_cpu_pct=100 * serverCpu / elapsed, bench_cpu_pct=100 * benchCpu / elapsed,
+            others_cpu_pct=100 * othersCpu / elapsed,
+            server_cpu_ms_per_deal=1000 * serverCpu / deals if deals else None,
+            server_cpu_us_per_card=1e6 * serverCpu / run.cards if run.cards else None,
+            bench_cpu_ms_per_deal=1000 * benchCpu / deals if deals else None,
+            server_rss_window_start_kib=rssBefore, server_rss_window_end_kib=rssAfter,
+            rss_growth_per_deal_kib=(rssAfter - rssBefore) / deals if deals else None,
+            deal_ms={k: _ms(percentiles(v), len(v)) for k, v in run.dealDurations.items()},
+            rtt_ms={k: _ms(percentiles(v), len(v)) for k, v in run.rtt.items()},
+        )
+    finally:
+        run.stopping = True
+        for c in clients:
+            if not c.closed and c.transport is not None:
+                c.transport.abortConnection()
+        if reactor.running:  # type: ignore[attr-defined]
+            await sleep(0.5)
+        if spy is not None:
+            try:
+                spy.popen.wait(30)  # it stops by itself after --duration, then writes
+            except subprocess.TimeoutExpired:
+                pass
+            spy.stop()
+        child.stop(grace=60 if profile else 10)
+    result["tables_ended_cleanly"] = run.ended // 4
+    result["refusals"] = run.refusals
+    result["errors"] = dict(run.errors)
+    result["unexpected_closes"] = run.unexpectedCloses
+    result["connect_failures"] = run.connectFailures
+    result.update(readRecords(work / f"{name}-records.jsonl"))
+    if logfile is not None:
+        result.update(readLog(logfile))
+    return result
+
+
+def _ms(p: dict[str, float | None], n: int) -> dict[str, Any]:
+    return {"n": n, **p}
+
+
+# -- report ----------------------------------------------------------------------
+
+
+def report(results: dict[str, Any]) -> str:
+    lines = [f"gameproto French Tarot deals benchmark ({results['date']}, "
+             f"{results['cpus']} cores, {results['cpu_model']}, Python {results['python']}, "
+             f"Twisted {results['twisted']})",
+             f"command: {results['command']}",
+             f"server code: {results['server_code']}; reactor {results['reactor']}; "
+             f"{'bench and server pinned to one core each' if results['pinned'] else 'not pinned'}",
+             ""]
+
+    def table(title: str, rows: list[tuple[str, Any]]) -> None:
+        lines.append(title)
+        width = max(len(k) for k, _ in rows)
+        for key, value in rows:
+            lines.append(f"  {key:<{width}}  {value}")
+        lines.append("")
+
+    def shares(r: dict[str, Any]) -> str:
+        return " / ".join(f"{r[f'{k}_pct']:.1f}%" for k in REASONS)
+
+    engine = results.get("engine")
+    for key, title in (("engine", "engine alone (TAROT + tarotBot, no Twisted)"),
+                       ("table", "engine through Table + 4 BotSeat on a Clock")):
+        r = results.get(key)
+        if r:
+            rows = [
+                ("deals/s", fmt(r["deals_per_s"])),
+                ("cards/s", fmt(r["cards_per_s"], 0)),
+                ("actions/s (bids, discards, cards, replays)", fmt(r["actions_per_s"], 0)),
+                ("CPU per deal (ms) / per action (µs)",
+                 f"{fmt(r['ms_per_deal'], 2)} / {fmt(r['us_per_action'])}"),
+                ("deals: played / all pass / petit sec", shares(r)),
+                ("deals", fmt(r["deals"])),
+                ("CPU / other processes' CPU meanwhile (% of one core)",
+                 f"{fmt(r['cpu_pct'], 0)} / {fmt(r['others_cpu_pct'], 0)}"),
+            ]
+            if key == "table" and engine and engine["ms_per_deal"] and r["ms_per_deal"]:
+                rows.append(("CPU per deal / the engine's alone",
+                             f"x{r['ms_per_deal'] / engine['ms_per_deal']:.2f}"))
+            table(f"{title}: {fmt(r['seconds'])} s", rows)
+    for r in results.get("net", []):
+        rtt = r["rtt_ms"]
+        table(f"network: {r['tables']} tables ({r['connections']} clients"
+              + (f", thinking 0..{2 * r['think_ms']:g} ms" if r["think_ms"] else "") + "), "
+              f"{fmt(r['elapsed_s'])} s measured"
+              + (" [server PROFILED: figures not representative]" if r["profiled"] else ""), [
+            ("complete deals/s", fmt(r["deals_per_s"], 1)),
+            ("cards/s", fmt(r["cards_per_s"], 0)),
+            ("deals in each second: min / median / max",
+             " / ".join(fmt(v) for v in r["per_second_min_median_max"])),
+            ("deals: played / all pass / petit sec",
+             f"{shares(r)} (of {fmt(r['deals'])})"),
+            ("messages per deal, server->clients / clients->server",
+             f"{fmt(r['messages_per_deal_s2c'], 0)} / {fmt(r['messages_per_deal_c2s'], 0)}"),
+            ("bytes per deal, server->clients / clients->server",
+             f"{fmt(r['bytes_per_deal_s2c'], 0)} / {fmt(r['bytes_per_deal_c2s'], 0)}"),
+            ("played deal duration p50 / p90 / p99 / max (ms)",
+             " / ".join(fmt(r["deal_ms"]["played"][k])
+                        for k in ("p50_ms", "p90_ms", "p99_ms", "max_ms"))
+             + f" (n {fmt(r['deal_ms']['played']['n'])})"),
+            ("deal not played, duration p50 / p99 (ms)",
+             " / ".join(fmt(r["deal_ms"]["not played"][k]) for k in ("p50_ms", "p99_ms"))),
+            ("card round trip p50 / p99 / max (ms)",
+             " / ".join(fmt(rtt["card"][k], 2) for k in ("p50_ms", "p99_ms", "max_ms"))),
+            ("bid round trip p50 / p99 (ms)",
+             " / ".join(fmt(rtt["bid"][k], 2) for k in ("p50_ms", "p99_ms"))),
+            ("discard round trip p50 / p99 (ms)",
+             " / ".join(fmt(rtt["discard"][k], 2) for k in ("p50_ms", "p99_ms"))),
+            ("server CPU / bench CPU (% of one core)",
+             f"{fmt(r['server_cpu_pct'], 0)} / {fmt(r['bench_cpu_pct'], 0)}"),
+            ("other processes' CPU meanwhile (% of one core; py-spy included)",
+             fmt(r["others_cpu_pct"], 0)),
+            ("server / bench CPU per deal (ms)",
+             f"{fmt(r['server_cpu_ms_per_deal'], 2)} / {fmt(r['bench_cpu_ms_per_deal'], 2)}"),
+            ("server CPU per card (µs, the deal's whole cost / its cards)",
+             fmt(r["server_cpu_us_per_card"], 0)),
+            ("server capacity if CPU-bound (deals/s per core)",
+             fmt(1000 / r["server_cpu_ms_per_deal"], 0) if r["server_cpu_ms_per_deal"] else "-"),
+            ("server RSS start / after ramp / window start / end (MiB)",
+             " / ".join(fmt(r[k] / 1024) for k in (
+                 "server_rss_start_kib", "server_rss_after_ramp_kib",
+                 "server_rss_window_start_kib", "server_rss_window_end_kib"))),
+            ("server RSS growth per deal in window (KiB)", fmt(r["rss_growth_per_deal_kib"], 2)),
+            ("server RSS after the tables ended (MiB)", fmt(r["server_rss_after_drain_kib"] / 1024)),
+            ("after ACK_REPLAY 0: closed in (s) / tables ended / still open",
+             f"{fmt(r['drain_s'], 2)} / {fmt(r['tables_ended_cleanly'])} / "
+             f"{fmt(r['still_open_after_drain'])}"),
+            ("server fds in window / after drain",
+             f"{fmt(r['server_fds'])} / {fmt(r['server_fds_after_drain'])}"),
+            ("records written / finished / bytes",
+             f"{fmt(r['records'])} / {fmt(r['records_finished'])} / {fmt(r['records_bytes'])}"),
+            ("server log", f"{fmt(r.get('log_lines'))} lines, {fmt(r.get('log_tracebacks'))} "
+                           f"tracebacks, closes {r.get('log_closing_reasons') or 'none'}"
+             if "log_lines" in r else r["server_log"]),
+            ("refused cards or discards", fmt(r["refusals"])),
+            ("errors", r["errors"] or "none"),
+            ("unexpected closes / connect failures",
+             f"{r['unexpected_closes']} / {r['connect_failures']}"),
+        ])
+    return "\n".join(lines)
+
+
+# -- main --------------------------------------------------------------------------
+
+
+def parseArgs(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0].strip(),
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser.add_argument("--phases", default="engine,table,net",
+                        help="which phases, comma-separated: engine, table, net")
+    parser.add_argument("--engine-seconds", type=float, default=10.0,
+                        help="how long the engine and table phases each run")
+    parser.add_argument("--tables", default="1,50",
+                        help="tables at once, comma-separated: one networked run for each")
+    parser.add_argument("--seconds", type=float, default=20.0, help="measured window per run")
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring")
+    parser.add_argument("--think-ms", type=float, default=0.0,
+                        help="networked clients wait a random 0..2 x this before each bid,"
+                             " discard and card (0: answer at once)")
+    parser.add_argument("--drain", type=float, default=30.0,
+                        help="seconds for the tables to end after the window")
+    parser.add_argument("--batch", type=int, default=48,
+                        help="connections per ramp-up batch (a multiple of 4, at most the"
+                             " listen backlog, 50)")
+    parser.add_argument("--server-log", default=None,
+                        help="gameproto's --logfile (default: a temporary file, counted, deleted);"
+                             " 'discard' to drop every log event (twistd --logger)")
+    parser.add_argument("--profile", default=None, metavar="FILE",
+                        help="run the last networked run's server under cProfile (twistd"
+                             " --profile) and print its hot spots; its figures are then not"
+                             " representative")
+    parser.add_argument("--py-spy", default=None, metavar="FILE",
+                        help="sample the last networked run's server with py-spy during the"
+                             " window (collapsed stacks to FILE) and print its hot spots")
+    parser.add_argument("--profile-top", type=int, default=30)
+    parser.add_argument("--no-pin", action="store_true",
+                        help="do not pin the bench to core 0 and the server to core 1")
+    parser.add_argument("--server-tree", type=Path, default=REPO, metavar="DIR",
+                        help="run the server, and import the client library, from this source"
+                             " tree (e.g. 'git archive' of another commit; give it as"
+                             " '--server-tree DIR')")
+    parser.add_argument("--seed", type=int, default=1, help="the engine phases' seed")
+    parser.add_argument("--json", default=None, metavar="FILE",
+                        help="also write the figures as JSON ('-': stdout, instead of the table)")
+    parser.add_argument("--max-seconds", type=float, default=None,
+                        help="abort the whole run after this long (default: from the options)")
+    parser.add_argument("--keep-work", action="store_true", help="keep the temporary directory")
+    args = parser.parse_args(argv)
+    if args.server_log and os.path.realpath(args.server_log).startswith("/dev/"):
+        parser.error("--server-log: twistd rotates its log file every 1 MB by renaming it;"
+                     " use --server-log discard rather than a device")
+    args.phases = [p.strip() for p in args.phases.split(",") if p.strip()]
+    unknown = set(args.phases) - {"engine", "table", "net"}
+    if unknown:
+        parser.error(f"unknown phases: {', '.join(sorted(unknown))}")
+    try:
+        args.tables = [int(t) for t in args.tables.split(",") if t.strip()]
+    except ValueError:
+        parser.error("--tables: comma-separated numbers")
+    if any(t < 1 for t in args.tables):
+        parser.error("--tables: at least 1")
+    args.server_tree = args.server_tree.resolve()
+    if not (args.server_tree / "gameproto" / "tap.py").exists():
+        parser.error(f"--server-tree: no gameproto/tap.py in {args.server_tree}")
+    if args.max_seconds is None:
+        runs = len(args.tables) if "net" in args.phases else 0
+        args.max_seconds = (120 + 2 * args.engine_seconds
+                            + runs * (60 + args.warmup + args.seconds + args.drain))
+    return args
+
+
+def cpuModel() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "?"
+
+
+async def runAll(args: argparse.Namespace, work: Path) -> dict[str, Any]:
+    import twisted
+
+    results: dict[str, Any] = {
+        "date": time.strftime("%Y-%m-%d %H:%M"),
+        "command": " ".join(["python", *sys.argv]),
+        "cpus": os.cpu_count(), "cpu_model": cpuModel(), "python": platform.python_version(),
+        "twisted": twisted.__version__, "reactor": type(reactor).__name__,
+        "pinned": args.server_cpu is not None,
+        "server_code": serverCode(args.server_tree),
+    }
+    for phase, function in (("engine", enginePhase), ("table", tablePhase)):
+        if phase in args.phases:
+            print(f"[{time.strftime('%H:%M:%S')}] phase {phase}...", file=sys.stderr, flush=True)
+            gc.collect()
+            results[phase] = function(args)
+    if "net" in args.phases:
+        results["net"] = []
+        for index, tables in enumerate(args.tables):
+            print(f"[{time.strftime('%H:%M:%S')}] network, {tables} tables...",
+                  file=sys.stderr, flush=True)
+            last = index == len(args.tables) - 1
+            results["net"].append(await netRun(args, work, tables, spyOn=last))
+            await sleep(1.0)
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parseArgs(argv)
+    limit = raiseFileLimit()
+    needed = 4 * max(args.tables, default=0) + 100
+    if limit < needed:
+        print(f"RLIMIT_NOFILE is {limit}, {needed} needed", file=sys.stderr)
+        return 2
+    args.server_cpu = None
+    if not args.no_pin and len(os.sched_getaffinity(0)) >= 2:
+        cpus = sorted(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {cpus[0]})
+        args.server_cpu = cpus[1]
+    work = Path(tempfile.mkdtemp(prefix="tarot-bench-"))
+    outcome: dict[str, Any] = {}
+
+    def done(result: Any) -> None:
+        outcome["result"] = result
+        if reactor.running:  # type: ignore[attr-defined]
+            reactor.stop()  # type: ignore[attr-defined]
+
+    def abort() -> None:
+        outcome["result"] = RuntimeError(f"aborted after --max-seconds {args.max_seconds}")
+        reactor.stop()  # type: ignore[attr-defined]
+
+    try:
+        d = Deferred.fromCoroutine(runAll(args, work))
+        d.addBoth(done)
+        watchdog = reactor.callLater(args.max_seconds, abort)  # type: ignore[attr-defined]
+        if "result" not in outcome:
+            reactor.run()  # type: ignore[attr-defined]
+        if watchdog.active():
+            watchdog.cancel()
+    finally:
+        Child.stopAll()
+        if not args.keep_work:
+            shutil.rmtree(work, ignore_errors=True)
+    result = outcome.get("result")
+    if result is None:
+        print("interrupted", file=sys.stderr)
+        return 130
+    if not isinstance(result, dict):
+        failure = getattr(result, "value", result)
+        print(f"benchmark failed: {failure!r}", file=sys.stderr)
+        if hasattr(result, "getTraceback"):
+            print(result.getTraceback(), file=sys.stderr)
+        return 1
+    if args.json == "-":
+        json.dump(result, sys.stdout, indent=2)
+        print()
+    else:
+        print(report(result))
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump(result, f, indent=2)
+    if args.profile and result.get("net"):
+        printProfile(args.profile, args.profile_top)
+    if args.py_spy and result.get("net") and os.path.exists(args.py_spy):
+        printPySpy(args.py_spy, args.profile_top)
+    if args.keep_work:
+        print(f"work directory kept: {work}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
