@@ -18,6 +18,7 @@ class Deadline:
     def __init__(self, clock: IReactorTime) -> None:
         self._clock = clock
         self._call: IDelayedCall | None = None
+        self._expired: Callable[[], object] = lambda: None
 
     @property
     def active(self) -> bool:
@@ -32,13 +33,15 @@ class Deadline:
 
     def start(self, seconds: float, expired: Callable[[], object]) -> None:
         """Call ``expired`` in ``seconds`` unless cancelled or restarted first."""
-        self.cancel()
+        self._expired = expired
+        if self._call is not None and self._call.active():
+            self._call.reset(seconds)
+            return
+        self._call = self._clock.callLater(seconds, self._fire)
 
-        def fire() -> None:
-            self._call = None
-            expired()
-
-        self._call = self._clock.callLater(seconds, fire)
+    def _fire(self) -> None:
+        self._call = None
+        self._expired()
 
     def cancel(self) -> None:
         """Forget the pending timeout, if any."""

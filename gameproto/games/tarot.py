@@ -681,6 +681,10 @@ class TarotGame:
             self._gameOver("resign")
         return self._step()
 
+    def publicState(self) -> tuple[str, tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+        """What every seat sees alike, cheaply: phase, bids, trick and previous trick."""
+        return self.phase, tuple(self.bids), tuple(self.trick), tuple(self.previousTrick)
+
     def view(self, seat: Seat) -> TarotView:
         ended = self.phase in (END, OVER)
         shown = self.contract in (PETITE, GARDE) or self.contract == PASS

@@ -98,15 +98,14 @@ class TarotPlayer:
     def update(self, table: Table, seat: Seat, instructions: Instructions) -> None:
         if table.holders[seat] is not self:
             return
-        view: TarotView = table.engine.view(seat)
         if self._fresh:
             self._fresh = False
-            self._sendStart(view)
+            self._sendStart(table.engine.view(seat))
         else:
             for event in instructions.events:
                 self._translate(event, seat)
         if not instructions.game_state.gameover:
-            self._ask(instructions, view, seat)
+            self._ask(instructions, table.engine.publicState(), seat)
 
     def _sendStart(self, view: TarotView) -> None:
         """Nicks, the branch point and what the seat needs to join the sequence here."""
@@ -190,22 +189,26 @@ class TarotPlayer:
                 send(wire.SendReplayAnswer(0))
                 self.machine.tableEnded()
 
-    def _ask(self, instructions: Instructions, view: TarotView, seat: Seat) -> None:
+    def _ask(self, instructions: Instructions,
+             public: tuple[str, tuple[int, ...], tuple[int, ...], tuple[int, ...]],
+             seat: Seat) -> None:
+        """Every seat hears who must act now; the one asked is told to answer."""
+        phase, bids, trick, previousTrick = public
         asked = instructions.asks(seat)
-        if view.phase == "bidding":
-            self.send(wire.SendBids(tuple(view.bids)))
+        if phase == "bidding":
+            self.send(wire.SendBids(bids))
             self.send(wire.AskBidQuestion(int(asked)))
             if asked:
                 self.machine.askBid()
-        elif view.phase == "discard":
+        elif phase == "discard":
             if asked:
                 self.machine.askDiscard()
-        elif view.phase == "play":
-            self.send(wire.SendTurnCards(tuple(view.trick), tuple(view.previousTrick)))
+        elif phase == "play":
+            self.send(wire.SendTurnCards(trick, previousTrick))
             self.send(wire.SendTurnCardsQuestion(int(asked)))
             if asked:
                 self.machine.askCard()
-        elif view.phase == "end" and asked:
+        elif phase == "end" and asked:
             self.machine.askReplay()
 
     # -- ServerCore ----------------------------------------------------------

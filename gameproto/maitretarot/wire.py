@@ -82,10 +82,20 @@ class GintMessage:
     """A message made of a fixed number of gints, field by field."""
 
     SIZES: ClassVar[dict[str, int]] = {}
+    _layout: ClassVar[tuple[int, struct.Struct] | None] = None
+
+    @classmethod
+    def _struct(cls) -> struct.Struct:
+        layout = cls.__dict__.get("_layout")
+        if layout is None:
+            count = sum(f.metadata["gints"] for f in attrs.fields(cls))  # type: ignore[arg-type]
+            layout = (count, struct.Struct(f">{count}i"))
+            cls._layout = layout
+        return layout[1]
 
     @classmethod
     def gintCount(cls) -> int:
-        return sum(f.metadata["gints"] for f in attrs.fields(cls))  # type: ignore[arg-type]
+        return cls._struct().size // 4
 
     def values(self) -> list[int]:
         out: list[int] = []
@@ -111,7 +121,7 @@ class GintMessage:
         return cls(*args)
 
     def serialize(self) -> bytes:
-        return b"".join(_GINT.pack(v) for v in self.values())
+        return type(self)._struct().pack(*self.values())
 
 
 
@@ -411,7 +421,7 @@ def parse(data: bytes, expect: Expect) -> tuple[Message, int] | _NeedMore:
             nicks.append(bytes(data[at : at + length]))
             at += length
         return SendNicks(tuple(nicks)), size
-    values = [v for (v,) in _GINT.iter_unpack(data[:size])]
+    values = expect.kind._struct().unpack_from(data)  # type: ignore[attr-defined]
     return expect.kind.fromValues(values), size  # type: ignore[attr-defined]
 
 
