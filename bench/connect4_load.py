@@ -209,7 +209,7 @@ def startGameproto(args: argparse.Namespace, work: Path, name: str, logfile: str
         argv.append(f"--logfile={logfile}")
     if profile:
         argv += [f"--profile={profile}", "--profiler=cprofile", "--savestats"]
-    argv += ["gameproto", "--records", str(work / f"{name}-records.jsonl"),
+    argv += ["gameproto", "--db", str(work / f"{name}.sqlite"),
              "--ports", f"connect4=tcp:{port}:interface=127.0.0.1,web=off,maitretarot=off", *extra]
     # The server's tree first (this repository unless --server-tree), then this one for
     # bench._support, then any PYTHONPATH given to the bench (to try a patch).

@@ -23,7 +23,7 @@ table
     table layer (record, clocks, per-seat delivery, bots scheduled) adds.
 net
     For each ``--tables N``: a fresh server, run as an operator runs it
-    (``twistd -n --pidfile= --logfile=FILE gameproto --records FILE --ports
+    (``twistd -n --pidfile= --logfile=FILE gameproto --db FILE --ports
     maitretarot=tcp:PORT:interface=127.0.0.1,web=off,connect4=off
     --maitretarot-bots-after 600``, pinned to one core), and 4 x N
     ``MaitreTarotClientProtocol`` clients in this process (pinned to the
@@ -381,7 +381,7 @@ def startServer(args: argparse.Namespace, work: Path, name: str, logfile: str | 
         argv.append(f"--logfile={logfile}")
     if profile:
         argv += [f"--profile={profile}", "--profiler=cprofile", "--savestats"]
-    argv += ["gameproto", "--records", str(work / f"{name}-records.jsonl"),
+    argv += ["gameproto", "--db", str(work / f"{name}.sqlite"),
              "--ports", f"maitretarot=tcp:{port}:interface=127.0.0.1,web=off,connect4=off",
              "--maitretarot-bots-after", "600"]
     entries = (str(args.server_tree), str(REPO), os.environ.get("PYTHONPATH"))
@@ -423,21 +423,21 @@ def readLog(logfile: str) -> dict[str, Any]:
 
 
 def readRecords(path: Path) -> dict[str, Any]:
-    """The records the server wrote: how many, finished, deals and size."""
+    """The records the server wrote (its SQLite file): how many, finished, deals and size."""
     count = finished = deals = actions = size = 0
-    try:
-        with open(path, "rb") as f:
-            for line in f:
-                size += len(line)
-                record = json.loads(line)
-                count += 1
-                finished += record.get("finished") is not None
-                acts = record.get("actions") or []
-                actions += len(acts)
-                deals += sum(1 for a in acts if isinstance(a.get("action"), dict)
-                             and a["action"].get("replay") is True)
-    except FileNotFoundError:
-        pass
+    if path.exists():
+        import sqlite3
+
+        db = sqlite3.connect(str(path))
+        try:
+            count, finished = db.execute(
+                "SELECT COUNT(*), COUNT(finished) FROM games").fetchone()
+            (actions,) = db.execute("SELECT COUNT(*) FROM actions").fetchone()
+            (deals,) = db.execute(
+                "SELECT COUNT(*) FROM actions WHERE action = '{\"replay\":true}'").fetchone()
+        finally:
+            db.close()
+        size = sum(p.stat().st_size for p in path.parent.glob(path.name + "*"))
     return {"records": count, "records_finished": finished, "records_actions": actions,
             "records_replays": deals, "records_bytes": size}
 
@@ -555,7 +555,7 @@ async def netRun(args: argparse.Namespace, work: Path, tables: int, spyOn: bool)
     result["errors"] = dict(run.errors)
     result["unexpected_closes"] = run.unexpectedCloses
     result["connect_failures"] = run.connectFailures
-    result.update(readRecords(work / f"{name}-records.jsonl"))
+    result.update(readRecords(work / f"{name}.sqlite"))
     if logfile is not None:
         result.update(readLog(logfile))
     return result

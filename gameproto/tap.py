@@ -6,6 +6,7 @@ game on its own port, behind one shared engine layer.
 from __future__ import annotations
 
 import re
+import sqlite3
 from typing import Callable, Mapping
 
 import attrs
@@ -19,7 +20,8 @@ from twisted.python import usage
 from twisted.web.resource import Resource
 
 from gameproto.connect4.server import Connect4Server, Connect4ServerFactory, Connect4Settings
-from gameproto.engine.record import JSONLinesRecordStore, RecordStore
+from gameproto.engine.record import RecordStore
+from gameproto.engine.store import SQLiteRecordStore
 from gameproto.maitretarot.server import TarotServer, TarotServerFactory, TarotSettings
 from gameproto.games.connect4 import DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_SIZE, MIN_SIZE
 from gameproto.web.site import makeSite
@@ -97,9 +99,9 @@ class Options(usage.Options):
     )
 
     optParameters = [
-        ["records", None, "gameproto-records.jsonl",
-         "File where each finished game's record is appended, one JSON object a line "
-         "(games in progress are written too when the server stops)."],
+        ["db", None, "gameproto.sqlite",
+         "SQLite database holding every game's record, each action written as it is "
+         "accepted; unfinished games are restored from it at start."],
         ["connect4-width", None, DEFAULT_WIDTH, "Connect Four board width, 6..255.", _boardSize],
         ["connect4-height", None, DEFAULT_HEIGHT, "Connect Four board height, 6..255.",
          _boardSize],
@@ -160,9 +162,9 @@ class Options(usage.Options):
             botDelay=self["maitretarot-bot-delay"],
         )
         try:
-            open(self["records"], "a", encoding="utf-8").close()
-        except OSError as e:
-            raise usage.UsageError(f"--records: cannot write {self['records']!r} ({e})") from None
+            SQLiteRecordStore(self["db"]).close()
+        except (OSError, sqlite3.Error) as e:
+            raise usage.UsageError(f"--db: cannot use {self['db']!r} ({e})") from None
         if all(description == OFF for description in self["ports"].values()):
             raise usage.UsageError("--ports: every protocol is off, nothing to serve")
 
@@ -177,9 +179,9 @@ class Games:
 
 
 def buildGames(options: Mapping[str, object], clock: IReactorTime) -> Games:
-    path = options["records"]
+    path = options["db"]
     assert isinstance(path, str)
-    store = JSONLinesRecordStore(path)
+    store = SQLiteRecordStore(path)
     connect4 = options["connect4"]
     tarot = options["maitretarot"]
     assert isinstance(connect4, Connect4Settings) and isinstance(tarot, TarotSettings)
@@ -204,7 +206,7 @@ class GameprotoService(service.MultiService):
         self.games = games
 
     def stopService(self) -> Deferred[None]:
-        """Stop listening, then write the games still in progress."""
+        """Stop listening, then close the record store."""
         d = defer.maybeDeferred(super().stopService)
         d.addBoth(lambda result: (self._closeStore(), result)[1])
         return d

@@ -7,8 +7,7 @@ engine is deterministic given its init values and the actions it accepted.
 
 from __future__ import annotations
 
-import json
-from typing import Iterator, Literal, Mapping, Protocol
+from typing import Literal, Mapping, Protocol
 
 import attrs
 
@@ -47,10 +46,19 @@ class GameRecord:
     actions: list[RecordedAction] = attrs.Factory(list)
     finished: float | None = None
     scores: list[int] | None = None
+    error: str | None = None
+    """Why the game was aborted (its engine failed), None for a game played out."""
 
     @property
     def isFinished(self) -> bool:
         return self.finished is not None
+
+    @property
+    def status(self) -> str:
+        """``live``, ``finished`` or ``aborted``."""
+        if self.error is not None:
+            return "aborted"
+        return "finished" if self.isFinished else "live"
 
     def asJSON(self) -> dict[str, JSON]:
         return {
@@ -63,6 +71,8 @@ class GameRecord:
             "actions": [a.asJSON() for a in self.actions],
             "finished": self.finished,
             "scores": self.scores,
+            "error": self.error,
+            "status": self.status,
         }
 
     @classmethod
@@ -77,6 +87,7 @@ class GameRecord:
             actions=[RecordedAction.fromJSON(a) for a in data["actions"]],
             finished=data.get("finished"),
             scores=data.get("scores"),
+            error=data.get("error"),
         )
 
 
@@ -150,72 +161,3 @@ class MemoryRecordStore:
 
     def get(self, gameId: int) -> GameRecord | None:
         return self.records.get(gameId)
-
-
-class JSONLinesRecordStore:
-    """
-    Keeps live games in memory and appends each finished game's record to a
-    file, one JSON object a line, so finished games cost no memory and
-    survive the process.  L{close} also writes the games still in progress
-    (with ``finished`` null), so stopping the server loses none.
-
-    Looking up a finished game reads the file; the SQLite store that
-    replaces this one indexes it.
-    """
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self.live: dict[int, GameRecord] = {}
-        self._lastId = 0
-        for data in self._read():
-            self._lastId = max(self._lastId, int(data.get("id", 0)))
-        self._file = open(path, "a", encoding="utf-8")
-
-    def _read(self) -> Iterator[dict[str, JSON]]:
-        try:
-            lines = open(self.path, encoding="utf-8")
-        except FileNotFoundError:
-            return
-        with lines:
-            for line in lines:
-                try:
-                    data = json.loads(line)
-                except ValueError:
-                    continue  # a line cut short by a crash
-                if isinstance(data, dict):
-                    yield data
-
-    def _write(self, record: GameRecord) -> None:
-        self._file.write(json.dumps(record.asJSON(), separators=(",", ":")) + "\n")
-        self._file.flush()
-
-    def nextId(self) -> int:
-        self._lastId += 1
-        return self._lastId
-
-    def gameStarted(self, record: GameRecord) -> None:
-        self.live[record.id] = record
-
-    def actionAccepted(self, record: GameRecord, action: RecordedAction) -> None:
-        pass
-
-    def gameFinished(self, record: GameRecord) -> None:
-        self.live.pop(record.id, None)
-        self._write(record)
-
-    def get(self, gameId: int) -> GameRecord | None:
-        if gameId in self.live:
-            return self.live[gameId]
-        found = None
-        for data in self._read():
-            if data.get("id") == gameId:
-                found = data  # the last line wins: a game written at close, then finished
-        return GameRecord.fromJSON(found) if found is not None else None
-
-    def close(self) -> None:
-        """Write the games still in progress, and close the file."""
-        if self._file.closed:
-            return
-        for record in list(self.live.values()):
-            self._write(record)
-        self._file.close()

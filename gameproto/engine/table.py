@@ -16,6 +16,7 @@ from typing import Protocol, Sequence
 from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
+from twisted.python.failure import Failure
 
 from gameproto.engine.clock import Deadline
 from gameproto.engine.contract import (
@@ -31,6 +32,9 @@ from gameproto.engine.contract import (
 from gameproto.engine.record import GameRecord, MemoryRecordStore, RecordedAction, RecordStore
 
 log = Logger(namespace="gameproto.table")
+
+Outcome = Instructions | Errors | Deferred[Instructions | Errors]
+"""What an action gets: at once from an engine in this process, later from one in another."""
 
 
 class SeatHolder(Protocol):
@@ -92,6 +96,8 @@ class Table:
         self._finishedWaiters: list[Deferred[GameRecord]] = []
         self._started = False
         self._announced = False
+        self._busy = False
+        self._queued: deque[tuple[Seat, JSON, Deferred[Instructions | Errors]]] = deque()
 
     @classmethod
     def create(
@@ -152,19 +158,88 @@ class Table:
         )
         self._advance(self.engine.instructions())
 
-    def act(self, seat: Seat, action: JSON) -> Instructions | Errors:
+    def act(self, seat: Seat, action: JSON) -> Outcome:
         """
         Play ``action`` for ``seat``.  Accepted: recorded, every seat told,
         clocks restarted, and the new instructions returned.  Refused: the
         engine's errors, and nothing changes.
+
+        An engine in another process answers later: then a Deferred of the
+        same comes back, and actions that arrive meanwhile wait their turn.
         """
         if self.finished or not self._started:
             return Errors((UnexpectedAction(seat, action),))
+        if self._busy:
+            waiting: Deferred[Instructions | Errors] = Deferred()
+            self._queued.append((seat, action, waiting))
+            return waiting
         outcome = self.engine.act(seat, action)
+        if isinstance(outcome, Deferred):
+            return self._settle(seat, action, outcome)
         if isinstance(outcome, Errors):
             return outcome
         self._accept(RecordedAction(seat, action, self.clock.seconds()), outcome)
         return outcome
+
+    def _settle(self, seat: Seat, action: JSON,
+                pending: Deferred[Instructions | Errors]) -> Deferred[Instructions | Errors]:
+        """Wait for an engine's late answer, then accept it (or not) like any other."""
+        self._busy = True
+
+        def answered(outcome: Instructions | Errors) -> Instructions | Errors:
+            self._busy = False
+            if not isinstance(outcome, Errors) and not self.finished:
+                self._accept(RecordedAction(seat, action, self.clock.seconds()), outcome)
+            self._nextQueued()
+            return outcome
+
+        def failed(failure: Failure) -> Errors:
+            self._busy = False
+            self.abort(failure.getErrorMessage() or "the engine failed")
+            self._nextQueued()
+            return Errors((UnexpectedAction(seat, action),))
+
+        pending.addCallbacks(answered, failed)
+        return pending
+
+    def _nextQueued(self) -> None:
+        while self._queued and not self._busy:
+            seat, action, waiting = self._queued.popleft()
+            outcome = self.act(seat, action)
+            if isinstance(outcome, Deferred):
+                outcome.chainDeferred(waiting)
+            else:
+                waiting.callback(outcome)
+
+    def abort(self, reason: str) -> None:
+        """
+        The game cannot go on (its engine crashed, hung or wrote garbage): end
+        it with ``reason``, kept in the record and told to every seat (their
+        ``aborted(table, seat, reason)``, for holders that have one).
+        """
+        if self.finished:
+            return
+        self._waiting = frozenset()
+        for deadline in self._clocks:
+            deadline.cancel()
+        self.record.error = reason
+        self.record.finished = self.clock.seconds()
+        self.store.gameFinished(self.record)
+        log.info("game {id} ({engine}) aborted: {reason}", id=self.id,
+                 engine=self.factory.name, reason=reason)
+        for seat, holder in enumerate(list(self.holders)):
+            aborted = getattr(holder, "aborted", None)
+            if aborted is not None:
+                try:
+                    aborted(self, seat, reason)
+                except Exception:
+                    log.failure("game {id}: seat {seat} failed to hear of the abort",
+                                id=self.id, seat=seat)
+        for waiting in self._queued:
+            waiting[2].callback(Errors((UnexpectedAction(waiting[0], waiting[1]),)))
+        self._queued.clear()
+        if not self._delivering:
+            self._announceEnd()
 
     def resign(self, seat: Seat) -> None:
         """``seat`` gives up (it left, timed out or broke a rule); recorded like an action."""
@@ -196,7 +271,7 @@ class Table:
         """Seconds left on ``seat``'s clock, None when it does not run."""
         return self._clocks[seat].remaining()
 
-    def playFor(self, seat: Seat, bot: Bot) -> Instructions | Errors:
+    def playFor(self, seat: Seat, bot: Bot) -> Outcome:
         """Let ``bot`` choose and play ``seat``'s move (for a seat that let its time pass)."""
         return self.act(seat, bot(self.engine.view(seat), seat))
 
@@ -318,13 +393,19 @@ class BotSeat:
             return
         if table.turn != turn:
             return
+        def check(outcome: Instructions | Errors) -> None:
+            if isinstance(outcome, Errors) and not table.finished:
+                log.error(
+                    "game {id}: bot in seat {seat} made a refused move {errors}, resigning",
+                    id=table.id, seat=seat, errors=outcome.asJSON(),
+                )
+                table.resign(seat)
+
         outcome = table.playFor(seat, self.bot)
-        if isinstance(outcome, Errors):
-            log.error(
-                "game {id}: bot in seat {seat} made a refused move {errors}, resigning",
-                id=table.id, seat=seat, errors=outcome.asJSON(),
-            )
-            table.resign(seat)
+        if isinstance(outcome, Deferred):
+            outcome.addCallback(check)
+        else:
+            check(outcome)
 
     def timedOut(self, table: Table, seat: Seat) -> None:
         pass
