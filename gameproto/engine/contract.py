@@ -377,16 +377,16 @@ def checkAction(
 
 @attrs.frozen
 class Display:
-    """One seat's picture: SVG tags as dicts under ``content``."""
+    """One seat's picture (None: a spectator's): SVG tags as dicts under ``content``."""
 
-    player: Seat
+    player: Seat | None
     width: int
     height: int
     content: tuple[dict[str, JSON], ...]
 
     def asJSON(self) -> dict[str, JSON]:
         return {
-            "player": self.player + 1,
+            "player": None if self.player is None else self.player + 1,
             "width": self.width,
             "height": self.height,
             "content": [dict(tag) for tag in self.content],
@@ -417,7 +417,7 @@ class Event:
     seat: Seat | None = None
     audience: frozenset[Seat] | None = None
 
-    def visibleTo(self, seat: Seat) -> bool:
+    def visibleTo(self, seat: Seat | None) -> bool:
         return self.audience is None or seat in self.audience
 
 
@@ -435,8 +435,8 @@ class Instructions:
     events: tuple[Event, ...] = ()
     initvalues: dict[str, JSON] | None = None
 
-    def forSeat(self, seat: Seat) -> Instructions:
-        """What ``seat`` may see of these instructions."""
+    def forSeat(self, seat: Seat | None) -> Instructions:
+        """What ``seat`` (None: a spectator) may see of these instructions."""
         if all(e.audience is None for e in self.events):
             return self
         return attrs.evolve(self, events=tuple(e for e in self.events if e.visibleTo(seat)))
@@ -475,8 +475,8 @@ class GameEngine(Protocol):
     def instructions(self) -> Instructions:
         """Where the game stands now: the requested actions and the state (``initvalues`` set)."""
 
-    def display(self, seat: Seat) -> Display:
-        """What ``seat`` sees now, as SVG tags."""
+    def display(self, seat: Seat | None) -> Display:
+        """What ``seat`` sees now, as SVG tags; None: what a spectator sees."""
 
     def act(self, seat: Seat, action: JSON) -> Instructions | Errors:
         """
@@ -529,3 +529,146 @@ class Bot(Protocol):
 def describe(parameters: Sequence[Parameter]) -> dict[str, JSON]:
     """The engine's init parameter description, as the document asks for it."""
     return {p.name: p.asJSON() for p in parameters}
+
+
+# -- reading the document's JSON (what external engines write) --------------
+
+
+class MalformedJSON(ValueError):
+    """JSON that is not the document's form of what was expected."""
+
+
+def _seat(value: JSON) -> Seat:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise MalformedJSON(f"not a player number: {value!r}")
+    return value - 1
+
+
+def _tagList(value: JSON) -> tuple[dict[str, JSON], ...]:
+    if not isinstance(value, list) or not all(isinstance(t, dict) for t in value):
+        raise MalformedJSON("content must be a list of SVG tag dicts")
+    return tuple(dict(t) for t in value)
+
+
+def parameterFromJSON(name: str, data: JSON) -> Parameter:
+    """One entry of an engine's init parameter description."""
+    if not isinstance(data, dict) or data.get("type") not in ("int", "float", "string"):
+        raise MalformedJSON(f"parameter {name!r}: type must be int, float or string")
+    low = high = None
+    if "range" in data:
+        bounds = data["range"]
+        if not (isinstance(bounds, list) and len(bounds) == 2):
+            raise MalformedJSON(f"parameter {name!r}: range must be [min, max]")
+        low, high = bounds
+    fmt = data.get("format")
+    if fmt is not None:
+        try:
+            re.compile(fmt)
+        except (re.error, TypeError):
+            raise MalformedJSON(f"parameter {name!r}: format is not a regular expression") from None
+    return Parameter(name, data["type"], str(data.get("description", "")),
+                     data.get("default"), low, high, fmt)
+
+
+def parametersFromJSON(data: JSON) -> tuple[Parameter, ...]:
+    """An engine's whole init parameter description (the inverse of L{describe})."""
+    if not isinstance(data, dict):
+        raise MalformedJSON("the parameter description must be an object")
+    return tuple(parameterFromJSON(name, spec) for name, spec in data.items())
+
+
+def errorFromJSON(data: JSON) -> EngineError:
+    """One of the document's error dicts."""
+    if not isinstance(data, dict):
+        raise MalformedJSON("an error must be an object")
+    kind = data.get("type")
+    if kind == "BAD_FORMAT":
+        return BadFormat()
+    if kind == "MISSING_ARGUMENT":
+        return MissingArgument(str(data.get("arg")))
+    if kind == "INCORRECT_VALUE":
+        return IncorrectValue(str(data.get("arg")), data.get("value"))
+    if kind == "UNEXPECTED_ARGUMENT":
+        return UnexpectedArgument(str(data.get("argname")), data.get("value"))
+    if kind == "UNEXPECTED_ACTION":
+        return UnexpectedAction(_seat(data.get("player")), data.get("action"))
+    if kind == "MISSING_ACTION":
+        return MissingAction(_seat(data.get("player")), data.get("requested_action"))
+    if kind == "WRONG_ACTION":
+        if data.get("subtype") not in WrongActionSubtype.ALL:
+            raise MalformedJSON(f"unknown WRONG_ACTION subtype {data.get('subtype')!r}")
+        return WrongAction(data["subtype"], _seat(data.get("player")), data.get("action"),
+                           data.get("requested_action"))
+    raise MalformedJSON(f"unknown error type {kind!r}")
+
+
+def requestedActionFromJSON(data: JSON) -> RequestedAction:
+    if not isinstance(data, dict) or data.get("type") not in ("CLICK", "KEY", "TEXT"):
+        raise MalformedJSON("a requested action must be a CLICK, KEY or TEXT object")
+    zones = data.get("zones")
+    if zones is not None:
+        try:
+            zones = tuple(Zone(float(z["x"]), float(z["y"]), float(z["width"]),
+                               float(z["height"])) for z in zones)
+        except (TypeError, KeyError, ValueError):
+            raise MalformedJSON("zones must be rectangles x, y, width, height") from None
+    buttons = data.get("buttons")
+    if buttons is not None:
+        if not isinstance(buttons, list) or not all(b in BUTTONS for b in buttons):
+            raise MalformedJSON(f"buttons must be among {BUTTONS}")
+        buttons = tuple(buttons)
+    keys, regex, length = data.get("keys"), data.get("regex"), data.get("max_length")
+    if keys is not None and not isinstance(keys, str):
+        raise MalformedJSON("keys must be a string")
+    if regex is not None and not isinstance(regex, str):
+        raise MalformedJSON("regex must be a string")
+    if length is not None and (isinstance(length, bool) or not isinstance(length, int)):
+        raise MalformedJSON("max_length must be an integer")
+    return RequestedAction(_seat(data.get("player")), data["type"], zones, buttons, keys,
+                           regex, length, bool(data.get("confirm", False)))
+
+
+def displayFromJSON(data: JSON) -> Display:
+    if not isinstance(data, dict):
+        raise MalformedJSON("a display must be an object")
+    width, height = data.get("width"), data.get("height")
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (width, height)):
+        raise MalformedJSON("a display needs a numeric width and height")
+    return Display(_seat(data.get("player")), width, height, _tagList(data.get("content", [])))
+
+
+def instructionsFromJSON(
+    data: JSON,
+) -> tuple[Instructions, tuple[Display, ...]] | Errors:
+    """
+    INSTRUCTIONS as an engine writes them: the instructions and the displays
+    they carry, or the errors.  Raises L{MalformedJSON} for anything else.
+    """
+    if not isinstance(data, dict):
+        raise MalformedJSON("INSTRUCTIONS must be an object")
+    if "errors" in data:
+        errors = data["errors"]
+        if not isinstance(errors, list) or not errors:
+            raise MalformedJSON("errors must be a non-empty list")
+        return Errors(tuple(errorFromJSON(e) for e in errors))
+    state = data.get("game_state")
+    if not isinstance(state, dict):
+        raise MalformedJSON("INSTRUCTIONS need a game_state")
+    scores, over = state.get("scores"), state.get("gameover")
+    if (not isinstance(scores, list) or not all(isinstance(s, (int, float)) and
+                                                not isinstance(s, bool) for s in scores)
+            or not isinstance(over, bool)):
+        raise MalformedJSON("game_state needs a list of scores and a boolean gameover")
+    requested = data.get("requested_actions", [])
+    displays = data.get("displays", [])
+    initvalues = data.get("initvalues")
+    if not isinstance(requested, list) or not isinstance(displays, list):
+        raise MalformedJSON("requested_actions and displays must be lists")
+    if initvalues is not None and not isinstance(initvalues, dict):
+        raise MalformedJSON("initvalues must be an object")
+    instructions = Instructions(
+        tuple(requestedActionFromJSON(r) for r in requested),
+        GameState(tuple(scores), over),
+        initvalues=initvalues,
+    )
+    return instructions, tuple(displayFromJSON(d) for d in displays)

@@ -7,7 +7,7 @@ engine is deterministic given its init values and the actions it accepted.
 
 from __future__ import annotations
 
-from typing import Literal, Mapping, Protocol
+from typing import Any, Literal, Mapping, Protocol
 
 import attrs
 
@@ -161,3 +161,32 @@ class MemoryRecordStore:
 
     def get(self, gameId: int) -> GameRecord | None:
         return self.records.get(gameId)
+
+
+def replayLater(factory: EngineFactory, record: GameRecord, turn: int | None = None) -> Any:
+    """
+    L{replay} for engines of any kind, those in another process included:
+    a Deferred firing with the game after its first ``turn`` actions.
+    """
+    from twisted.internet.defer import Deferred, inlineCallbacks, maybeDeferred
+
+    @inlineCallbacks
+    def rebuild() -> Any:
+        if factory.name != record.engine:
+            raise ReplayError(f"record {record.id} is a {record.engine} game, not {factory.name}")
+        engine = yield maybeDeferred(factory.start, record.params, record.initvalues)
+        if isinstance(engine, Errors):
+            raise ReplayError(f"record {record.id} does not start: {engine.asJSON()}")
+        actions = record.actions if turn is None else record.actions[: max(turn, 0)]
+        for index, recorded in enumerate(actions):
+            if recorded.kind == "resign":
+                engine.resign(recorded.seat)
+                continue
+            outcome = yield maybeDeferred(engine.act, recorded.seat, recorded.action)
+            if isinstance(outcome, Errors):
+                raise ReplayError(
+                    f"record {record.id}: action {index} refused: {outcome.asJSON()}")
+        return engine
+
+    d: Deferred[GameEngine] = rebuild()
+    return d

@@ -109,6 +109,10 @@ class SQLiteRecordStore:
             self._insertAction(record.id, turn, action)
         self.live[record.id] = record
 
+    def gameResumed(self, record: GameRecord) -> None:
+        """A game restored from this store goes on: keep it at hand."""
+        self.live[record.id] = record
+
     def actionAccepted(self, record: GameRecord, action: RecordedAction) -> None:
         if not self.closed:
             self._insertAction(record.id, len(record.actions) - 1, action)

@@ -60,6 +60,13 @@ class SeatHolder(Protocol):
         """
 
 
+class Watcher(Protocol):
+    """A spectator of a table: told what every seat may see."""
+
+    def update(self, table: Table, seat: None, instructions: Instructions) -> None:
+        """The game moved on (``seat`` is None: the public view)."""
+
+
 class Table:
     """
     One game in progress: the engine, the holders of its seats, a turn clock
@@ -73,7 +80,12 @@ class Table:
         holders: Sequence[SeatHolder],
         clock: IReactorTime,
         store: RecordStore,
+        record: GameRecord | None = None,
     ) -> None:
+        """
+        A new game, or (with ``record``) one restored by replaying its record:
+        it goes on under the same id, its record growing from where it was.
+        """
         if len(holders) != engine.players:
             raise ValueError(f"{factory.name} needs {engine.players} seats, got {len(holders)}")
         self.factory = factory
@@ -81,7 +93,8 @@ class Table:
         self.holders: list[SeatHolder] = list(holders)
         self.clock = clock
         self.store = store
-        self.record = GameRecord(
+        self._resumed = record is not None
+        self.record = record if record is not None else GameRecord(
             id=store.nextId(),
             engine=factory.name,
             params=dict(engine.params),
@@ -89,6 +102,7 @@ class Table:
             seats=[h.name for h in holders],
             started=clock.seconds(),
         )
+        self._watchers: list[Watcher] = []
         self._clocks = [Deadline(clock) for _ in holders]
         self._waiting: frozenset[Seat] = frozenset()
         self._pending: deque[Instructions] = deque()
@@ -149,9 +163,13 @@ class Table:
         if self._started:
             return
         self._started = True
-        self.store.gameStarted(self.record)
+        resumed = getattr(self.store, "gameResumed", None)
+        if self._resumed and resumed is not None:
+            resumed(self.record)
+        elif not self._resumed:
+            self.store.gameStarted(self.record)
         log.info(
-            "game {id} ({engine}) started: {seats}",
+            "game {id} ({engine}) " + ("resumed" if self._resumed else "started") + ": {seats}",
             id=self.id,
             engine=self.factory.name,
             seats=", ".join(self.record.seats),
@@ -227,7 +245,9 @@ class Table:
         self.store.gameFinished(self.record)
         log.info("game {id} ({engine}) aborted: {reason}", id=self.id,
                  engine=self.factory.name, reason=reason)
-        for seat, holder in enumerate(list(self.holders)):
+        told: list[tuple[Seat | None, object]] = list(enumerate(self.holders))
+        told += [(None, watcher) for watcher in self._watchers]
+        for seat, holder in told:
             aborted = getattr(holder, "aborted", None)
             if aborted is not None:
                 try:
@@ -261,6 +281,16 @@ class Table:
             return
         self._startClock(seat)
         self._deliver(seat, holder, self.engine.instructions().forSeat(seat))
+
+    def watch(self, watcher: Watcher) -> None:
+        """Tell ``watcher`` what a spectator may see, from now until the end."""
+        self._watchers.append(watcher)
+        if self._started:
+            self._deliver(None, watcher, self.engine.instructions().forSeat(None))
+
+    def unwatch(self, watcher: Watcher) -> None:
+        if watcher in self._watchers:
+            self._watchers.remove(watcher)
 
     def restartClock(self, seat: Seat, seconds: float) -> None:
         """Give ``seat`` ``seconds`` from now for the action the game waits for."""
@@ -339,17 +369,22 @@ class Table:
                 current = self._pending.popleft()
                 for seat, holder in enumerate(list(self.holders)):
                     self._deliver(seat, holder, current.forSeat(seat))
+                if self._watchers:
+                    public = current.forSeat(None)
+                    for watcher in list(self._watchers):
+                        self._deliver(None, watcher, public)
         finally:
             self._delivering = False
         if self.finished:
             self._announceEnd()
 
-    def _deliver(self, seat: Seat, holder: SeatHolder, instructions: Instructions) -> None:
+    def _deliver(self, seat: Seat | None, holder: SeatHolder | Watcher,
+                 instructions: Instructions) -> None:
         try:
-            holder.update(self, seat, instructions)
+            holder.update(self, seat, instructions)  # type: ignore[arg-type]
         except Exception:
             log.failure("game {id}: seat {seat} ({name}) failed an update",
-                        id=self.id, seat=seat, name=holder.name)
+                        id=self.id, seat=seat, name=getattr(holder, "name", "watcher"))
 
     def _announceEnd(self) -> None:
         waiters, self._finishedWaiters = self._finishedWaiters, []

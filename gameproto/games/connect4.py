@@ -691,7 +691,8 @@ class Connect4Game:
     def view(self, seat: Seat) -> Board:
         return self.board
 
-    def display(self, seat: Seat) -> Display:
+    def display(self, seat: Seat | None) -> Display:
+        """The board, the same for every seat; None: a spectator's."""
         board, cell = self.board, self._cell()
         width, height = board.width * cell, board.height * cell
         content: list[dict[str, JSON]] = [
@@ -706,7 +707,11 @@ class Connect4Game:
                     "r": cell * 0.4,
                     "fill": "#ffffff" if stone is None else _COLOURS[stone],
                 })
-        if self.over:
+        if seat is None:
+            winner = self.winner
+            text = ((f"player {board.turn + 1} to move" if not self.over else
+                     "draw" if winner is None else f"player {winner + 1} wins"))
+        elif self.over:
             winner = self.winner
             text = "draw" if winner is None else ("you win" if winner == seat else "you lose")
         else:

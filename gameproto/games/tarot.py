@@ -714,11 +714,16 @@ class TarotGame:
             replayAnswers=tuple(self.replayAnswers),
         )
 
-    def display(self, seat: Seat) -> Display:
-        view = self.view(seat)
+    def display(self, seat: Seat | None) -> Display:
+        """What ``seat`` sees; None: a spectator (no hand, no discard before the end)."""
+        view = self.view(0 if seat is None else seat)
+        if seat is None:
+            view = attrs.evolve(view, hand=(), legalCards=(),
+                                discard=view.discard if view.phase in (END, OVER) else None)
+        who = "you are a spectator" if seat is None else f"you are P{seat + 1}"
         content: list[dict[str, JSON]] = [
             {"tag": "rect", "x": 0, "y": 0, "width": WIDTH, "height": HEIGHT, "fill": "#1f6f3f"},
-            _text(16, 24, f"deal {view.deal}, dealer P{view.dealer + 1}, you are P{seat + 1}"),
+            _text(16, 24, f"deal {view.deal}, dealer P{view.dealer + 1}, {who}"),
             _text(16, 48, "scores: " + "  ".join(
                 f"P{s + 1} {t}" for s, t in enumerate(view.totals))),
             _text(16, 72, "bids: " + "  ".join(
@@ -739,7 +744,7 @@ class TarotGame:
         # the trick, by position around the table (this seat at the bottom)
         spots = ((384, 300), (460, 230), (384, 160), (308, 230))
         for other in range(PLAYERS):
-            x, y = spots[(other - seat) % PLAYERS]
+            x, y = spots[(other - (seat or 0)) % PLAYERS]
             card = view.trick[other]
             content.append(_text(x, y - 4, f"P{other + 1}", size=12))
             if card != NOBODY:
@@ -758,7 +763,7 @@ class TarotGame:
         elif view.phase == PLAY:
             doing = "your card" if view.toPlay == seat else f"P{(view.toPlay or 0) + 1} to play"
         elif view.phase == END:
-            if view.replayAnswers[seat] is None:
+            if seat is not None and view.replayAnswers[seat] is None:
                 for label, zone in zip(_REPLAY_LABELS, _buttonZones(2)):
                     content.extend(_button(zone, label, True))
             score = view.lastScore or {}

@@ -1,0 +1,374 @@
+"""
+External engines: programs that speak the engine JSON protocol on their
+standard streams, one JSON object a line, hosted through a Twisted process
+protocol.
+
+The first line an engine reads is INITIALISATION, ``{"init": {...}}`` (with
+``"initvalues"`` added to rebuild a game exactly); each later line is one
+player's action, ``{"player": P, "type": "CLICK", ...}``.  It answers every
+line with one line of INSTRUCTIONS or ``{"errors": [...]}``.  An engine that
+crashes, hangs, or writes anything else ends its game with a clear error;
+the server goes on.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shlex
+import sys
+from collections import deque
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import attrs
+from twisted.internet import error as netError
+from twisted.internet.defer import Deferred, fail
+from twisted.internet.interfaces import IReactorProcess, IReactorTime
+from twisted.internet.protocol import ProcessProtocol
+from twisted.logger import Logger
+from twisted.python.failure import Failure
+
+from gameproto.engine.clock import Deadline
+from gameproto.engine.contract import (
+    JSON,
+    Display,
+    Errors,
+    GameState,
+    Instructions,
+    MalformedJSON,
+    Parameter,
+    RequestedAction,
+    Seat,
+    UnexpectedAction,
+    checkAction,
+    checkParameters,
+    instructionsFromJSON,
+    parametersFromJSON,
+)
+
+log = Logger(namespace="gameproto.engine.external")
+
+LINE_LIMIT = 1 << 20
+"""The longest line an engine may write (1 MiB)."""
+
+STDERR_LIMIT = 64 << 10
+"""How much of an engine's standard error is kept for the log."""
+
+
+class EngineFailed(Exception):
+    """An external engine crashed, hung, or wrote what the protocol does not allow."""
+
+
+class ManifestError(ValueError):
+    """An engine manifest that cannot be used."""
+
+
+@attrs.frozen
+class EngineManifest:
+    """
+    What an external engine ships: its name, the command that runs it (in
+    ``directory``), its init parameter description, and its sprites zip.
+    """
+
+    name: str
+    command: tuple[str, ...]
+    directory: Path
+    parameters: tuple[Parameter, ...]
+    description: Mapping[str, JSON]
+    sprites: Path | None = None
+
+    @classmethod
+    def load(cls, path: Path) -> EngineManifest:
+        """Read ``path`` (a manifest.json, or a folder holding one)."""
+        if path.is_dir():
+            path = path / "manifest.json"
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            raise ManifestError(f"{path}: {e}") from None
+        if not isinstance(data, dict):
+            raise ManifestError(f"{path}: a manifest is a JSON object")
+        name, command = data.get("name"), data.get("command")
+        if not isinstance(name, str) or not name.isidentifier():
+            raise ManifestError(f"{path}: name must be an identifier")
+        if isinstance(command, str):
+            command = shlex.split(command)
+        if not (isinstance(command, list) and command and all(isinstance(c, str) for c in command)):
+            raise ManifestError(f"{path}: command must be a list of strings")
+        description = data.get("parameters", {"players": {"type": "int", "description": "players"}})
+        try:
+            parameters = parametersFromJSON(description)
+        except MalformedJSON as e:
+            raise ManifestError(f"{path}: {e}") from None
+        if "players" not in {p.name for p in parameters}:
+            raise ManifestError(f"{path}: the parameters must describe players")
+        sprites = data.get("sprites")
+        spritesPath = (path.parent / sprites) if isinstance(sprites, str) else None
+        if spritesPath is not None and not spritesPath.is_file():
+            raise ManifestError(f"{path}: sprites {sprites!r} not found")
+        return cls(name, tuple(command), path.parent, parameters, description, spritesPath)
+
+    @classmethod
+    def fromCommand(cls, name: str, command: str) -> EngineManifest:
+        """An engine given as ``NAME=COMMAND``: its only init parameter is ``players``."""
+        description = {"players": {"type": "int", "range": [1, 16],
+                                   "description": "number of players"}}
+        return cls(name, tuple(shlex.split(command)), Path.cwd(),
+                   parametersFromJSON(description), description)
+
+    def argv(self) -> list[str]:
+        """The command to run, with ``python3``/``python`` meaning this interpreter."""
+        first, *rest = self.command
+        if first in ("python3", "python"):
+            first = sys.executable
+        return [first, *rest]
+
+
+class EngineProcess(ProcessProtocol):
+    """
+    One running engine program: one request line out, one answer line back,
+    each answer within ``timeout`` seconds and under L{LINE_LIMIT} bytes.
+    """
+
+    def __init__(self, name: str, clock: IReactorTime, timeout: float) -> None:
+        self.name = name
+        self.timeout = timeout
+        self._timer = Deadline(clock)
+        self._buffer = b""
+        self._pending: deque[Deferred[JSON]] = deque()
+        self._stderr = b""
+        self.failure: str | None = None
+        self.ended: Deferred[None] = Deferred()
+        self._exited = False
+
+    def connectionMade(self) -> None:
+        pass
+
+    def request(self, message: Mapping[str, JSON]) -> Deferred[JSON]:
+        """Write one line; fires with the JSON of the answer line, or fails with EngineFailed."""
+        if self.failure is not None:
+            return fail(EngineFailed(self.failure))
+        answer: Deferred[JSON] = Deferred()
+        self._pending.append(answer)
+        self.transport.write(json.dumps(message, separators=(",", ":")).encode("utf-8") + b"\n")  # type: ignore[union-attr]
+        if len(self._pending) == 1:
+            self._timer.start(self.timeout, self._hung)
+        return answer
+
+    def _hung(self) -> None:
+        self._fail(f"the engine {self.name} did not answer within {self.timeout:g} s")
+
+    def outReceived(self, data: bytes) -> None:
+        self._buffer += data
+        while self.failure is None:
+            end = self._buffer.find(b"\n")
+            if end < 0:
+                if len(self._buffer) > LINE_LIMIT:
+                    self._fail(f"the engine {self.name} wrote a line over {LINE_LIMIT} bytes")
+                return
+            line, self._buffer = self._buffer[:end], self._buffer[end + 1 :]
+            if not line.strip():
+                continue
+            if end > LINE_LIMIT:
+                self._fail(f"the engine {self.name} wrote a line over {LINE_LIMIT} bytes")
+                return
+            if not self._pending:
+                self._fail(f"the engine {self.name} wrote a line nobody asked for")
+                return
+            try:
+                answer = json.loads(line)
+            except ValueError:
+                self._fail(f"the engine {self.name} wrote something that is not JSON")
+                return
+            waiting = self._pending.popleft()
+            if self._pending:
+                self._timer.start(self.timeout, self._hung)
+            else:
+                self._timer.cancel()
+            waiting.callback(answer)
+
+    def errReceived(self, data: bytes) -> None:
+        if len(self._stderr) < STDERR_LIMIT:
+            self._stderr += data[: STDERR_LIMIT - len(self._stderr)]
+
+    def processEnded(self, reason: Failure) -> None:
+        self._exited = True
+        code = getattr(reason.value, "exitCode", None)
+        if self.failure is None:
+            how = f"exited with code {code}" if code is not None else "was killed"
+            self._fail(f"the engine {self.name} {how}", kill=False)
+        if self._stderr.strip():
+            log.info("engine {name} wrote on stderr: {text}", name=self.name,
+                     text=self._stderr.decode("utf-8", "replace")[-2000:])
+        self.ended.callback(None)
+
+    def _fail(self, reason: str, kill: bool = True) -> None:
+        if self.failure is not None:
+            return
+        self.failure = reason
+        self._timer.cancel()
+        log.info("{reason}", reason=reason)
+        while self._pending:
+            self._pending.popleft().errback(EngineFailed(reason))
+        if kill:
+            self.kill()
+
+    def stop(self) -> None:
+        """End the program: close its input, and kill it if it is still there."""
+        if self.failure is None:
+            self.failure = f"the engine {self.name} was stopped"
+        if not self._exited:
+            self.kill()
+
+    def kill(self) -> None:
+        try:
+            self.transport.signalProcess("KILL")  # type: ignore[union-attr]
+        except (netError.ProcessExitedAlready, AttributeError):
+            pass
+
+
+class ExternalEngine:
+    """The engine factory of one external program: starts it once per game."""
+
+    def __init__(self, manifest: EngineManifest, reactor: IReactorProcess,
+                 timeout: float = 5.0) -> None:
+        self.manifest = manifest
+        self.name = manifest.name
+        self.parameters = manifest.parameters
+        self.reactor = reactor
+        self.timeout = timeout
+
+    def start(
+        self,
+        params: Mapping[str, JSON],
+        initvalues: Mapping[str, JSON] | None = None,
+        rng: random.Random | None = None,
+    ) -> Deferred[ExternalGame | Errors]:
+        checked = checkParameters(self.parameters, params)
+        if isinstance(checked, Errors):
+            d: Deferred[ExternalGame | Errors] = Deferred()
+            d.callback(checked)
+            return d
+        process = EngineProcess(self.name, self.reactor, self.timeout)  # type: ignore[arg-type]
+        env = dict(os.environ)
+        try:
+            self.reactor.spawnProcess(process, self.manifest.argv()[0], self.manifest.argv(),
+                                      env=env, path=str(self.manifest.directory))
+        except OSError as e:
+            return fail(EngineFailed(f"the engine {self.name} cannot start: {e}"))
+        init: dict[str, JSON] = {"init": dict(checked)}
+        if initvalues is not None:
+            init["initvalues"] = dict(initvalues)
+
+        def answered(data: JSON) -> ExternalGame | Errors:
+            try:
+                parsed = instructionsFromJSON(data)
+            except MalformedJSON as e:
+                process._fail(f"the engine {self.name} answered INITIALISATION wrongly: {e}")
+                raise EngineFailed(process.failure) from None
+            if isinstance(parsed, Errors):
+                process.stop()
+                return parsed
+            instructions, displays = parsed
+            values = instructions.initvalues if instructions.initvalues is not None else {}
+            if initvalues is not None:
+                values = dict(initvalues)
+            try:
+                return ExternalGame(self, process, dict(checked), values, instructions, displays)
+            except MalformedJSON as e:
+                process._fail(f"the engine {self.name} answered INITIALISATION wrongly: {e}")
+                raise EngineFailed(process.failure) from None
+
+        return process.request(init).addCallback(answered)
+
+    def bot(self, params: Mapping[str, JSON]) -> None:
+        """External engines bring no bot."""
+        return None
+
+
+class ExternalGame:
+    """A game played by an external program: the last instructions and displays it wrote."""
+
+    def __init__(self, factory: ExternalEngine, process: EngineProcess,
+                 params: dict[str, JSON], initvalues: dict[str, JSON],
+                 instructions: Instructions, displays: Sequence[Display]) -> None:
+        self.factory = factory
+        self.process = process
+        self.params = params
+        self.initvalues = initvalues
+        self.players = int(params["players"])  # type: ignore[call-overload]
+        self._displays: dict[Seat, Display] = {}
+        self._instructions = attrs.evolve(instructions, initvalues=initvalues)
+        self._check(self._instructions, displays)
+        self._remember(displays)
+        self._over = instructions.game_state.gameover
+
+    def _check(self, instructions: Instructions, displays: Sequence[Display]) -> None:
+        seats = [r.player for r in instructions.requested_actions] + [d.player for d in displays]
+        if any(seat >= self.players for seat in seats):
+            raise MalformedJSON(f"a player number above {self.players}")
+
+    def _remember(self, displays: Sequence[Display]) -> None:
+        for display in displays:
+            self._displays[display.player] = display
+
+    # -- GameEngine ----------------------------------------------------------
+
+    def instructions(self) -> Instructions:
+        return self._instructions
+
+    def act(self, seat: Seat, action: JSON) -> Deferred[Instructions | Errors]:
+        if self._over or not isinstance(action, dict):
+            d: Deferred[Instructions | Errors] = Deferred()
+            d.callback(Errors((UnexpectedAction(seat, action),)))
+            return d
+        message = {**action, "player": seat + 1}
+
+        def answered(data: JSON) -> Instructions | Errors:
+            try:
+                parsed = instructionsFromJSON(data)
+                if not isinstance(parsed, Errors):
+                    self._check(*parsed)
+            except MalformedJSON as e:
+                self.process._fail(f"the engine {self.factory.name} answered wrongly: {e}")
+                raise EngineFailed(self.process.failure) from None
+            if isinstance(parsed, Errors):
+                return parsed
+            instructions, displays = parsed
+            self._instructions = attrs.evolve(instructions, initvalues=None)
+            self._remember(displays)
+            if instructions.game_state.gameover:
+                self._over = True
+                self.process.stop()
+            return self._instructions
+
+        return self.process.request(message).addCallback(answered)
+
+    def resign(self, seat: Seat) -> Instructions:
+        """The document knows no resignation: the game ends as it stands."""
+        self._over = True
+        self.process.stop()
+        state = self._instructions.game_state
+        self._instructions = Instructions((), GameState(state.scores, True))
+        return self._instructions
+
+    def view(self, seat: Seat) -> tuple[Display | None, tuple[RequestedAction, ...]]:
+        return self._displays.get(seat), tuple(
+            r for r in self._instructions.requested_actions if r.player == seat)
+
+    def display(self, seat: Seat | None) -> Display:
+        """The last display the engine gave ``seat``; spectators get none (the document has no public one)."""
+        if seat is None:
+            return Display(None, 0, 0, ())
+        return self._displays.get(seat) or Display(seat, 0, 0, ())
+
+    def decodeAction(self, seat: Seat, action: Mapping[str, JSON]) -> JSON | Errors:
+        checked = checkAction(seat, action, self._instructions.requested_actions)
+        if isinstance(checked, Errors):
+            return checked
+        return {k: v for k, v in action.items() if k != "player"}
+
+    def stop(self) -> None:
+        self.process.stop()
