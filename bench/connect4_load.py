@@ -210,7 +210,7 @@ def startGameproto(args: argparse.Namespace, work: Path, name: str, logfile: str
     if profile:
         argv += [f"--profile={profile}", "--profiler=cprofile", "--savestats"]
     argv += ["gameproto", "--db", str(work / f"{name}.sqlite"),
-             "--ports", f"connect4=tcp:{port}:interface=127.0.0.1,web=off,maitretarot=off", *extra]
+             "--ports", f"connect4=tcp:{port}:interface=127.0.0.1,web=off,maitretarot=off,engine=off", *extra]
     # The server's tree first (this repository unless --server-tree), then this one for
     # bench._support, then any PYTHONPATH given to the bench (to try a patch).
     entries = (str(args.server_tree), str(REPO), os.environ.get("PYTHONPATH"))

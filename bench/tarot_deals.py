@@ -382,7 +382,7 @@ def startServer(args: argparse.Namespace, work: Path, name: str, logfile: str | 
     if profile:
         argv += [f"--profile={profile}", "--profiler=cprofile", "--savestats"]
     argv += ["gameproto", "--db", str(work / f"{name}.sqlite"),
-             "--ports", f"maitretarot=tcp:{port}:interface=127.0.0.1,web=off,connect4=off",
+             "--ports", f"maitretarot=tcp:{port}:interface=127.0.0.1,web=off,connect4=off,engine=off",
              "--maitretarot-bots-after", "600"]
     entries = (str(args.server_tree), str(REPO), os.environ.get("PYTHONPATH"))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(e for e in entries if e))

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from typing import Callable, Mapping
+from pathlib import Path
+from typing import Any, Callable, Mapping
 
 import attrs
 from twisted.application import service, strports
@@ -16,20 +17,32 @@ from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IReactorTime
 from twisted.internet.protocol import Factory
 from twisted.internet.testing import MemoryReactor
+from twisted.logger import Logger
 from twisted.python import usage
 from twisted.web.resource import Resource
 
 from gameproto.connect4.server import Connect4Server, Connect4ServerFactory, Connect4Settings
 from gameproto.engine.record import RecordStore
 from gameproto.engine.store import SQLiteRecordStore
+from gameproto.engine.external import EngineManifest, ExternalEngine, ManifestError
+from gameproto.engine.registry import builtins, loadEngineDirectory
+from gameproto.enginejson.server import (
+    EngineJsonServer,
+    EngineJsonServerFactory,
+    EngineJsonSettings,
+)
+from gameproto.enginejson.websocket import engineWebSocket
 from gameproto.maitretarot.server import TarotServer, TarotServerFactory, TarotSettings
 from gameproto.games.connect4 import DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_SIZE, MIN_SIZE
 from gameproto.web.site import makeSite
+
+log = Logger(namespace="gameproto")
 
 DEFAULT_PORTS: dict[str, str] = {
     "web": "tcp:8080",
     "connect4": "tcp:4000",
     "maitretarot": "tcp:4001",
+    "engine": "tcp:4003",
 }
 """Every protocol gameproto serves, and where it listens by default."""
 
@@ -95,7 +108,8 @@ class Options(usage.Options):
     longdesc = (
         "Serve turn-based multiplayer games: each protocol on its own port "
         "(defaults: " + ", ".join(f"{k}={v}" for k, v in DEFAULT_PORTS.items()) + "), "
-        "the Protuissance 4 WebSocket at /connect4 on the web port."
+        "the Protuissance 4 WebSocket at /connect4 and the engine JSON WebSocket at "
+        "/engine on the web port, the web page and HTTP API at / and /api."
     )
 
     optParameters = [
@@ -126,11 +140,31 @@ class Options(usage.Options):
          "empty places (0: at once).", _delay],
         ["maitretarot-bot-delay", None, 0.0,
          "Seconds a MaîtreTarot bot waits before each move.", _delay],
+        ["engines", None, None,
+         "A directory of external engines: each subdirectory with a manifest.json "
+         "(name, command, parameters, sprites)."],
+        ["engine-timeout", None, 300.0,
+         "Seconds a player of a game created through the engine JSON protocol has for "
+         "each action; past it the engine's bot plays it, or the seat resigns.", _seconds],
+        ["engine-answer-timeout", None, 5.0,
+         "Seconds an external engine has to answer; past it its game is aborted.", _seconds],
     ]
 
     def __init__(self) -> None:
         super().__init__()
         self["ports"] = dict(DEFAULT_PORTS)
+        self["engine"] = []
+
+    def opt_engine(self, value: str) -> None:
+        """
+        NAME=MANIFEST or NAME=COMMAND: an external engine (a manifest.json, a
+        folder holding one, or a command whose only init parameter is
+        players). Repeatable.
+        """
+        name, equals, rest = value.partition("=")
+        if not equals or not name.isidentifier() or not rest.strip():
+            raise usage.UsageError(f"--engine: expected NAME=COMMAND or NAME=MANIFEST, got {value!r}")
+        self["engine"].append(value)
 
     def opt_ports(self, value: str) -> None:
         self["ports"].update(parsePorts(value))
@@ -161,6 +195,12 @@ class Options(usage.Options):
             botsAfter=self["maitretarot-bots-after"],
             botDelay=self["maitretarot-bot-delay"],
         )
+        self["enginejson"] = EngineJsonSettings(
+            timeout=self["engine-timeout"], engineTimeout=self["engine-answer-timeout"])
+        try:
+            self["manifests"] = externalManifests(self["engines"], self["engine"])
+        except ManifestError as e:
+            raise usage.UsageError(f"--engine/--engines: {e}") from None
         try:
             SQLiteRecordStore(self["db"]).close()
         except (OSError, sqlite3.Error) as e:
@@ -176,16 +216,47 @@ class Games:
     store: RecordStore
     connect4: Connect4Server
     maitretarot: TarotServer
+    engine: EngineJsonServer
 
 
-def buildGames(options: Mapping[str, object], clock: IReactorTime) -> Games:
+def externalManifests(directory: str | None, specs: list[str]) -> list[EngineManifest]:
+    """The external engines named by ``--engines`` and ``--engine``."""
+    manifests = loadEngineDirectory(Path(directory)) if directory else []
+    for spec in specs:
+        name, _, value = spec.partition("=")
+        path = Path(value)
+        if path.exists():
+            manifest = EngineManifest.load(path)
+            manifests.append(attrs.evolve(manifest, name=name))
+        else:
+            manifests.append(EngineManifest.fromCommand(name, value))
+    names = [m.name for m in manifests]
+    for name in names:
+        if names.count(name) > 1 or name in ("connect4", "tarot"):
+            raise ManifestError(f"two engines are named {name!r}")
+    return manifests
+
+
+def buildGames(options: Mapping[str, object], clock: IReactorTime,
+               processes: Any = None) -> Games:
     path = options["db"]
     assert isinstance(path, str)
     store = SQLiteRecordStore(path)
     connect4 = options["connect4"]
     tarot = options["maitretarot"]
+    enginejson = options["enginejson"]
     assert isinstance(connect4, Connect4Settings) and isinstance(tarot, TarotSettings)
-    return Games(store, Connect4Server(connect4, clock, store), TarotServer(tarot, clock, store))
+    assert isinstance(enginejson, EngineJsonSettings)
+    if processes is None:
+        from twisted.internet import reactor as processes
+    registry = builtins()
+    for manifest in options.get("manifests") or ():  # type: ignore[attr-defined]
+        registry.add(ExternalEngine(manifest, processes, enginejson.engineTimeout))
+    connect4Server = Connect4Server(connect4, clock, store)
+    tarotServer = TarotServer(tarot, clock, store)
+    engineServer = EngineJsonServer(enginejson, registry, clock, store,
+                                    connect4=connect4Server, tarot=tarotServer)
+    return Games(store, connect4Server, tarotServer, engineServer)
 
 
 def webResources(games: Games, ports: Mapping[str, str]) -> dict[bytes, Resource]:
@@ -195,6 +266,7 @@ def webResources(games: Games, ports: Mapping[str, str]) -> dict[bytes, Resource
     children: dict[bytes, Resource] = {}
     if ports.get("connect4", OFF) != OFF:
         children[b"connect4"] = connect4WebSocket(games.connect4)
+    children[b"engine"] = engineWebSocket(games.engine)
     return children
 
 
@@ -204,6 +276,14 @@ class GameprotoService(service.MultiService):
     def __init__(self, games: Games) -> None:
         super().__init__()
         self.games = games
+
+    def startService(self) -> None:
+        """Listen, and host again the games a previous run left unfinished."""
+        super().startService()
+        restoring = self.games.engine.restore()
+        restoring.addCallback(lambda ids: ids and log.info(
+            "restored {count} unfinished games: {ids}", count=len(ids), ids=ids))
+        restoring.addErrback(lambda f: log.failure("restoring games failed", f))
 
     def stopService(self) -> Deferred[None]:
         """Stop listening, then close the record store."""
@@ -217,17 +297,19 @@ class GameprotoService(service.MultiService):
             close()
 
 
-def makeService(options: Mapping[str, object], clock: IReactorTime | None = None) -> GameprotoService:
+def makeService(options: Mapping[str, object], clock: IReactorTime | None = None,
+                processes: Any = None) -> GameprotoService:
     """Every protocol that is not off, each on its endpoint, one engine layer behind them."""
     if clock is None:
         from twisted.internet import reactor as clock  # type: ignore[assignment]
     assert clock is not None
-    games = buildGames(options, clock)
+    games = buildGames(options, clock, processes)
     ports = options["ports"]
     assert isinstance(ports, dict)
     factories: dict[str, Callable[[], Factory]] = {
         "connect4": lambda: Connect4ServerFactory(games.connect4),
         "maitretarot": lambda: TarotServerFactory(games.maitretarot),
+        "engine": lambda: EngineJsonServerFactory(games.engine),
         "web": lambda: makeSite(webResources(games, ports)),
     }
     top = GameprotoService(games)

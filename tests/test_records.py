@@ -128,7 +128,7 @@ class ServiceStoreTests(TestCase):
     def test_stopLeavesGamesLive(self) -> Any:
         path = self.mktemp()
         options = tap.Options()
-        options.parseOptions(["--db", path, "--ports", "web=off,maitretarot=off",
+        options.parseOptions(["--db", path, "--ports", "web=off,maitretarot=off,engine=off",
                               "--ports", "connect4=tcp:0:interface=127.0.0.1"])
         clock = Clock()
         service = tap.makeService(options, clock)

@@ -29,19 +29,19 @@ class PortsTests(SynchronousTestCase):
 
     def test_defaults(self) -> None:
         self.assertEqual(parse()["ports"], {"web": "tcp:8080", "connect4": "tcp:4000",
-                                            "maitretarot": "tcp:4001"})
+                                            "maitretarot": "tcp:4001", "engine": "tcp:4003"})
 
     def test_oneAndMany(self) -> None:
         self.assertEqual(parse("--ports", "connect4=tcp:5000")["ports"]["connect4"], "tcp:5000")
         ports = parse("--ports", "connect4=tcp:5000:interface=127.0.0.1,web=unix:/tmp/g.sock")
         self.assertEqual(ports["ports"], {"connect4": "tcp:5000:interface=127.0.0.1",
                                           "web": "unix:/tmp/g.sock",
-                                          "maitretarot": "tcp:4001"})
+                                          "maitretarot": "tcp:4001", "engine": "tcp:4003"})
 
     def test_repeatable(self) -> None:
         options = parse("--ports", "connect4=5000", "--ports", "web=off,maitretarot=4444")
         self.assertEqual(options["ports"], {"connect4": "tcp:5000", "web": "off",
-                                            "maitretarot": "tcp:4444"})
+                                            "maitretarot": "tcp:4444", "engine": "tcp:4003"})
 
     def test_bareNumber(self) -> None:
         self.assertEqual(parse("--ports", "web=9000")["ports"]["web"], "tcp:9000")
@@ -62,7 +62,7 @@ class PortsTests(SynchronousTestCase):
 
     def test_allOff(self) -> None:
         error = self.assertRaises(usage.UsageError, parse, "--ports",
-                                  "connect4=off,web=off,maitretarot=off")
+                                  "connect4=off,web=off,maitretarot=off,engine=off")
         self.assertIn("nothing to serve", str(error))
 
 
@@ -94,10 +94,12 @@ class KnobTests(SynchronousTestCase):
                      "connect4-choice-timeout", "connect4-resend-timeout",
                      "connect4-connect-timeout", "connect4-first-move-bonus",
                      "connect4-rematch-delay", "maitretarot-timeout",
-                     "maitretarot-bots-after", "maitretarot-bot-delay"):
+                     "maitretarot-bots-after", "maitretarot-bot-delay", "engines",
+                     "engine-timeout", "engine-answer-timeout"):
             self.assertIn(f"--{name}=", text)
         self.assertIn("web=tcp:8080", text)
         self.assertIn("maitretarot=tcp:4001", text)
+        self.assertIn("--engine=", text)
 
     def test_tarotKnobs(self) -> None:
         from gameproto.maitretarot.server import TarotSettings
@@ -117,12 +119,12 @@ class ServiceTests(SynchronousTestCase):
     def test_services(self) -> None:
         service = tap.makeService(parse(), Clock())
         names = sorted(child.name for child in service)
-        self.assertEqual(names, ["connect4", "maitretarot", "web"])
+        self.assertEqual(names, ["connect4", "engine", "maitretarot", "web"])
         for child in service:
             self.assertIsInstance(child, StreamServerEndpointService)
 
     def test_off(self) -> None:
-        service = tap.makeService(parse("--ports", "web=off,maitretarot=off"), Clock())
+        service = tap.makeService(parse("--ports", "web=off,maitretarot=off,engine=off"), Clock())
         self.assertEqual([child.name for child in service], ["connect4"])
 
     def test_settingsReachTheServer(self) -> None:
@@ -131,9 +133,10 @@ class ServiceTests(SynchronousTestCase):
 
     def test_webSocketOnlyWithConnect4(self) -> None:
         on = tap.webResources(tap.buildGames(parse(), Clock()), parse()["ports"])
-        self.assertEqual(list(on), [b"connect4"])
+        self.assertEqual(sorted(on), [b"connect4", b"engine"])
         offPorts = parse("--ports", "connect4=off")["ports"]
-        self.assertEqual(tap.webResources(tap.buildGames(parse(), Clock()), offPorts), {})
+        self.assertEqual(list(tap.webResources(tap.buildGames(parse(), Clock()), offPorts)),
+                         [b"engine"])
 
     def test_plugin(self) -> None:
         """twistd finds the gameproto plugin."""
@@ -150,7 +153,8 @@ class ListeningTests(TestCase):
 
     @defer.inlineCallbacks
     def test_startAndServe(self) -> Any:
-        options = parse("--ports", "connect4=tcp:0:interface=127.0.0.1,web=off,maitretarot=off")
+        options = parse("--ports", "connect4=tcp:0:interface=127.0.0.1,web=off,maitretarot=off,"
+                                   "engine=off")
         service = tap.makeService(options)
         service.startService()
         (child,) = list(service)

@@ -113,6 +113,12 @@ class SQLiteRecordStore:
         """A game restored from this store goes on: keep it at hand."""
         self.live[record.id] = record
 
+    def seatsChanged(self, record: GameRecord) -> None:
+        """A seat changed hands: keep the names the listing shows."""
+        if not self.closed:
+            self._db.execute("UPDATE games SET seats = ? WHERE id = ?",
+                             (_dump(record.seats), record.id))
+
     def actionAccepted(self, record: GameRecord, action: RecordedAction) -> None:
         if not self.closed:
             self._insertAction(record.id, len(record.actions) - 1, action)

@@ -274,6 +274,10 @@ class Table:
         The previous holder's ``released(table, seat)`` is called if it has one.
         """
         previous, self.holders[seat] = self.holders[seat], holder
+        self.record.seats[seat] = holder.name
+        changed = getattr(self.store, "seatsChanged", None)
+        if changed is not None and self._started and not self.finished:
+            changed(self.record)
         released = getattr(previous, "released", None)
         if released is not None and previous is not holder:
             released(self, seat)

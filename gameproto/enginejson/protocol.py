@@ -1,0 +1,129 @@
+"""
+Engine JSON protocols: one JSON object per message, a line on TCP, a text
+message on WebSocket.  The server class serves both; the client class is a
+base for programs that play or watch.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from twisted.internet.protocol import connectionDone
+from twisted.logger import Logger
+from twisted.python.failure import Failure
+
+from gameproto.enginejson import wire
+from gameproto.net import WireProtocol
+
+if TYPE_CHECKING:
+    from gameproto.enginejson.server import EngineJsonPlayer, EngineJsonServerFactory
+
+log = Logger(namespace="gameproto.enginejson")
+
+
+def _line(message: dict[str, Any]) -> bytes:
+    return wire.encode(message) + b"\n"
+
+
+class EngineJsonServerProtocol(WireProtocol):
+    """
+    The server side of one engine JSON connection, TCP (JSON lines) or
+    WebSocket (one text message each).  L{messageReceived} and
+    L{sendMessage} see every message in and out.
+    """
+
+    factory: EngineJsonServerFactory
+    player: EngineJsonPlayer
+    logName = "engine"
+    serialize = staticmethod(_line)
+
+    def connectionMade(self) -> None:
+        super().connectionMade()
+        self._reader = wire.LineReader()
+        log.info("engine connection from {peer}", peer=self.peer)
+        self.player = self.factory.server.newPlayer(self)
+        self.sendMessage({"type": "hello", "protocol": "gameproto engine JSON 1",
+                          "engines": [e.name for e in self.factory.server.registry]})
+
+    def dataReceived(self, data: bytes) -> None:
+        for line in self._reader.feed(data):
+            if self._closing:
+                return
+            if isinstance(line, wire.Malformed):
+                self.sendMessage({"type": "errors", "errors": [{"type": "BAD_FORMAT"}],
+                                  "reason": line.reason})
+                self.dropConnection(line.reason)
+                return
+            self.messageDataReceived(line)
+
+    def messageDataReceived(self, data: bytes) -> None:
+        """One whole message (a line, or a WebSocket text message)."""
+        if not self._closing:
+            self.messageReceived(wire.parse(data))
+
+    def messageReceived(self, message: wire.ClientMessage | wire.Malformed) -> None:
+        machine = self.player.machine
+        match message:
+            case wire.Malformed(reason):
+                machine.malformed(reason)
+            case wire.Create():
+                machine.create(message)
+            case wire.Join():
+                machine.join(message)
+            case wire.Queue():
+                machine.queue(message)
+            case wire.Watch():
+                machine.watch(message)
+            case wire.Action():
+                machine.action(message)
+            case wire.Leave():
+                machine.leave()
+
+    def who(self) -> str:
+        return f"{self.player.name}@{self.peer}" if hasattr(self, "player") else self.peer
+
+    def connectionLost(self, reason: Failure = connectionDone) -> None:
+        super().connectionLost(reason)
+        log.info("engine {who} disconnected", who=self.who())
+        self.player.machine.connectionLost()
+
+
+class EngineJsonClientProtocol(WireProtocol):
+    """
+    A client of the engine JSON protocol over TCP: L{send} a message, and
+    each message from the server comes to L{messageReceived}, then to the
+    hook named after its type (``hello``, ``created``, ``seated``,
+    ``instructions``, ``errors``, ``ended``, ``problem``...) if defined.
+    """
+
+    logName = "engine"
+    serialize = staticmethod(_line)
+
+    def connectionMade(self) -> None:
+        super().connectionMade()
+        self._reader = wire.LineReader()
+
+    def dataReceived(self, data: bytes) -> None:
+        for line in self._reader.feed(data):
+            if isinstance(line, wire.Malformed):
+                self.dropConnection(f"the server sent {line.reason}")
+                return
+            try:
+                message = json.loads(line)
+            except ValueError:
+                self.dropConnection("the server sent something that is not JSON")
+                return
+            self.messageReceived(message)
+
+    def messageDataReceived(self, data: bytes) -> None:
+        """One whole message (over WebSocket)."""
+        self.dataReceived(data.rstrip(b"\n") + b"\n")
+
+    def messageReceived(self, message: dict[str, Any]) -> None:
+        hook = getattr(self, f"on_{message.get('type')}", None)
+        if hook is not None:
+            hook(message)
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.sendMessage(message)
