@@ -32,6 +32,7 @@ from gameproto.enginejson.server import (
     EngineJsonSettings,
 )
 from gameproto.enginejson.websocket import engineWebSocket
+from gameproto.web.api import API
 from gameproto.maitretarot.server import TarotServer, TarotServerFactory, TarotSettings
 from gameproto.games.connect4 import DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_SIZE, MIN_SIZE
 from gameproto.web.site import makeSite
@@ -267,6 +268,7 @@ def webResources(games: Games, ports: Mapping[str, str]) -> dict[bytes, Resource
     if ports.get("connect4", OFF) != OFF:
         children[b"connect4"] = connect4WebSocket(games.connect4)
     children[b"engine"] = engineWebSocket(games.engine)
+    children[b"api"] = API(games.engine)
     return children
 
 

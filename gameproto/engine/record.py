@@ -14,6 +14,7 @@ import attrs
 from gameproto.engine.contract import JSON, EngineFactory, Errors, GameEngine, Seat
 
 ActionKind = Literal["act", "resign"]
+Status = Literal["live", "finished", "aborted"]
 
 
 @attrs.frozen
@@ -91,6 +92,38 @@ class GameRecord:
         )
 
 
+@attrs.frozen
+class GameSummary:
+    """One game in a listing: no actions."""
+
+    id: int
+    engine: str
+    seats: tuple[str, ...]
+    started: float
+    finished: float | None
+    scores: tuple[int, ...] | None
+    error: str | None
+    turns: int
+
+    @property
+    def status(self) -> Status:
+        if self.error is not None:
+            return "aborted"
+        return "live" if self.finished is None else "finished"
+
+    @classmethod
+    def of(cls, record: GameRecord) -> GameSummary:
+        return cls(record.id, record.engine, tuple(record.seats), record.started,
+                   record.finished, tuple(record.scores) if record.scores is not None else None,
+                   record.error, len(record.actions))
+
+    def asJSON(self) -> dict[str, Any]:
+        return {"id": self.id, "engine": self.engine, "seats": list(self.seats),
+                "status": self.status, "started": self.started, "finished": self.finished,
+                "scores": list(self.scores) if self.scores is not None else None,
+                "error": self.error, "turns": self.turns}
+
+
 class ReplayError(Exception):
     """A record does not replay: unknown engine, or an action its engine refuses."""
 
@@ -138,6 +171,10 @@ class RecordStore(Protocol):
     def get(self, gameId: int) -> GameRecord | None:
         """The record of game ``gameId``, live or finished."""
 
+    def games(self, offset: int = 0, limit: int = 50,
+              status: Status | None = None) -> tuple[list[GameSummary], int]:
+        """A page of games, newest first, and how many there are in all."""
+
 
 @attrs.define
 class MemoryRecordStore:
@@ -161,6 +198,13 @@ class MemoryRecordStore:
 
     def get(self, gameId: int) -> GameRecord | None:
         return self.records.get(gameId)
+
+    def games(self, offset: int = 0, limit: int = 50,
+              status: Status | None = None) -> tuple[list[GameSummary], int]:
+        """A page of games, newest first, and how many there are in all."""
+        chosen = [GameSummary.of(r) for r in sorted(self.records.values(), key=lambda r: -r.id)
+                  if status is None or r.status == status]
+        return chosen[offset : offset + limit], len(chosen)
 
 
 def replayLater(factory: EngineFactory, record: GameRecord, turn: int | None = None) -> Any:

@@ -14,13 +14,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Any, Iterator, Literal
+from typing import Any, Iterator
 
-import attrs
+from gameproto.engine.record import GameRecord, GameSummary, RecordedAction, Status
 
-from gameproto.engine.record import GameRecord, RecordedAction
-
-Status = Literal["live", "finished", "aborted"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -49,32 +46,6 @@ CREATE INDEX IF NOT EXISTS games_unfinished ON games(finished) WHERE finished IS
 
 def _dump(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
-
-
-@attrs.frozen
-class GameSummary:
-    """One game in a listing: no actions."""
-
-    id: int
-    engine: str
-    seats: tuple[str, ...]
-    started: float
-    finished: float | None
-    scores: tuple[int, ...] | None
-    error: str | None
-    turns: int
-
-    @property
-    def status(self) -> Status:
-        if self.error is not None:
-            return "aborted"
-        return "live" if self.finished is None else "finished"
-
-    def asJSON(self) -> dict[str, Any]:
-        return {"id": self.id, "engine": self.engine, "seats": list(self.seats),
-                "status": self.status, "started": self.started, "finished": self.finished,
-                "scores": list(self.scores) if self.scores is not None else None,
-                "error": self.error, "turns": self.turns}
 
 
 class SQLiteRecordStore:

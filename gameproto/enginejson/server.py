@@ -296,53 +296,63 @@ class EngineJsonServer(GameServer[EngineJsonSettings]):
         self.hosted[table.id] = table
         table.whenFinished().addBoth(lambda result: self.hosted.pop(table.id, None))
 
-    def create(self, message: wire.Create, player: EngineJsonPlayer) -> None:
-        """Start a game; the player is told (created, then seated, or the errors)."""
-        factory = self.registry.get(message.engine)
+    def newGame(self, engine: str, init: dict[str, JSON],
+                bots: tuple[int, ...] = ()) -> Deferred[Table | Errors | str]:
+        """
+        Start a game of ``engine`` hosted here, its seats open but for the
+        players in ``bots``: the table, INITIALISATION's errors, or what is wrong.
+        """
+        factory = self.registry.get(engine)
         if factory is None:
-            player.problem(f"no engine {message.engine!r}")
-            player.machine.refused()
-            return
-        started = maybeDeferred(factory.start, message.init, None, self.rng)
+            done: Deferred[Table | Errors | str] = Deferred()
+            done.callback(f"no engine {engine!r}")
+            return done
+        started = maybeDeferred(factory.start, init, None, self.rng)
 
-        def ready(engine: Any) -> None:
-            if isinstance(engine, Errors):
-                player.send(engine.asJSON() | {"type": "errors"})
-                player.machine.refused()
-                return
-            params = dict(engine.params)
-            bot = factory.bot(params)
-            if message.bots and bot is None:
-                stopEngine(engine)
-                player.problem(f"the engine {factory.name} has no bot")
-                player.machine.refused()
-                return
-            if any(not 1 <= b <= engine.players for b in message.bots):
-                stopEngine(engine)
-                player.problem(f"bots must be players 1..{engine.players}")
-                player.machine.refused()
-                return
+        def ready(game: Any) -> Table | Errors | str:
+            if isinstance(game, Errors):
+                return game
+            bot = factory.bot(dict(game.params))
+            if bots and bot is None:
+                stopEngine(game)
+                return f"the engine {factory.name} has no bot"
+            if any(not 1 <= b <= game.players for b in bots):
+                stopEngine(game)
+                return f"bots must be players 1..{game.players}"
             holders: list[Any] = [
-                BotSeat(bot, self.clock, f"bot{n + 1}") if n + 1 in message.bots else OpenSeat()
-                for n in range(engine.players)
+                BotSeat(bot, self.clock, f"bot{n + 1}") if n + 1 in bots else OpenSeat()
+                for n in range(game.players)
             ]
-            table = Table(factory, engine, holders, self.clock, self.store)
+            table = Table(factory, game, holders, self.clock, self.store)
             self._host(table)
-            player.send({"type": "created", "game": table.id, "engine": factory.name})
             table.start()
-            if message.join:
-                refusal = self.join(wire.Join(table.id, None, message.name), player)
-                if refusal is not None:
-                    player.problem(refusal)
-                    player.machine.gameEnded()
+            return table
+
+        def failed(failure: Failure) -> str:
+            return f"the engine {engine} failed: {failure.getErrorMessage()}"
+
+        return started.addCallbacks(ready, failed)
+
+    def create(self, message: wire.Create, player: EngineJsonPlayer) -> None:
+        """Start a game for a player: told created then seated, or the errors."""
+
+        def made(result: Table | Errors | str) -> None:
+            if isinstance(result, Errors):
+                player.send(result.asJSON() | {"type": "errors"})
+                player.machine.refused()
+            elif isinstance(result, str):
+                player.problem(result)
+                player.machine.refused()
             else:
-                player.machine.gameEnded()
+                player.send({"type": "created", "game": result.id, "engine": result.factory.name})
+                refusal = (self.join(wire.Join(result.id, None, message.name), player)
+                           if message.join else "")
+                if refusal:
+                    player.problem(refusal)
+                if refusal is not None:
+                    player.machine.gameEnded()
 
-        def failed(failure: Failure) -> None:
-            player.problem(f"the engine {message.engine} failed: {failure.getErrorMessage()}")
-            player.machine.refused()
-
-        started.addCallbacks(ready, failed)
+        self.newGame(message.engine, message.init, message.bots).addCallback(made)
 
     def join(self, message: wire.Join, player: EngineJsonPlayer) -> str | None:
         """Seat ``player`` in a hosted game; the reason when it cannot be."""
