@@ -133,10 +133,10 @@ class ServiceTests(SynchronousTestCase):
 
     def test_webSocketOnlyWithConnect4(self) -> None:
         on = tap.webResources(tap.buildGames(parse(), Clock()), parse()["ports"])
-        self.assertEqual(sorted(on), [b"connect4", b"engine"])
+        self.assertEqual(sorted(on), [b"api", b"connect4", b"engine"])
         offPorts = parse("--ports", "connect4=off")["ports"]
-        self.assertEqual(list(tap.webResources(tap.buildGames(parse(), Clock()), offPorts)),
-                         [b"engine"])
+        self.assertEqual(sorted(tap.webResources(tap.buildGames(parse(), Clock()), offPorts)),
+                         [b"api", b"engine"])
 
     def test_plugin(self) -> None:
         """twistd finds the gameproto plugin."""
