@@ -139,13 +139,15 @@ class EngineJsonPlayer:
 
     def sendInstructions(self, table: Table, seat: Seat | None,
                          instructions: Instructions) -> None:
-        requested = [r.asJSON() for r in instructions.requested_actions
-                     if seat is None or r.player == seat]
+        # A seat gets its own requested actions; a spectator none (zones can
+        # tell about a hand), only whose turn it is.
+        requested = [r.asJSON() for r in instructions.requested_actions if r.player == seat]
         self.send({
             "type": "instructions", "game": table.id,
             "player": None if seat is None else seat + 1,
             "displays": [table.engine.display(seat).asJSON()],
             "requested_actions": requested,
+            "waiting_for": sorted({r.player + 1 for r in instructions.requested_actions}),
             "game_state": instructions.game_state.asJSON(),
         })
         if instructions.game_state.gameover:
