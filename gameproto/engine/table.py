@@ -245,6 +245,10 @@ class Table:
         self.store.gameFinished(self.record)
         log.info("game {id} ({engine}) aborted: {reason}", id=self.id,
                  engine=self.factory.name, reason=reason)
+        for seat, holder in enumerate(self.holders):
+            released = getattr(holder, "released", None)
+            if released is not None:
+                released(self, seat)
         told: list[tuple[Seat | None, object]] = list(enumerate(self.holders))
         told += [(None, watcher) for watcher in self._watchers]
         for seat, holder in told:

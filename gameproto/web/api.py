@@ -4,6 +4,7 @@ records, and replays to any turn, as JSON.
 
     GET  /api/engines                      engines and their init parameters
     GET  /api/engines/NAME/sprites.zip     an external engine's sprites
+    GET  /api/engines/NAME/sprites/FILE    one file of that zip (what displays' images name)
     GET  /api/games?offset=&limit=&status= games, newest first, paged
     POST /api/games  {"engine", "init", "bots"}   a new game (INITIALISATION errors: 400)
     GET  /api/games/ID                     a game's state and seats
@@ -14,6 +15,7 @@ records, and replays to any turn, as JSON.
 from __future__ import annotations
 
 import json
+import zipfile
 from typing import Any, Callable
 
 from twisted.internet.defer import Deferred, maybeDeferred
@@ -32,6 +34,20 @@ log = Logger(namespace="gameproto.web")
 
 MAX_BODY = 64 * 1024
 PAGE_LIMIT = 200
+MAX_SPRITE = 4 * 1024 * 1024
+"""The largest single sprite served out of an engine's sprites zip, in bytes."""
+MAX_SPRITE_PATH = 255
+
+SPRITE_TYPES = {
+    "svg": b"image/svg+xml",
+    "png": b"image/png",
+    "jpg": b"image/jpeg",
+    "jpeg": b"image/jpeg",
+    "gif": b"image/gif",
+    "webp": b"image/webp",
+    "bmp": b"image/bmp",
+    "ico": b"image/x-icon",
+}
 
 
 class HTTPError(Exception):
@@ -132,13 +148,30 @@ class Engines(JSONResource):
     def __init__(self, server: Any) -> None:
         super().__init__()
         self.games = server
-        self.handlers = {b"GET": lambda request: {"engines": server.registry.describe()}}
+        self.handlers = {b"GET": self.list}
+
+    def list(self, request: Request) -> Any:
+        engines = self.games.registry.describe()
+        for entry in engines:
+            entry["bot"] = _hasBot(self.games.registry.get(entry["name"]))
+        return {"engines": engines}
 
     def getChild(self, path: bytes, request: Request) -> Resource:
         engine = self.games.registry.get(path.decode("utf-8", "replace"))
         if engine is None:
             return NotFound()
         return EngineFiles(engine)
+
+
+def _hasBot(factory: Any) -> bool:
+    """Whether ``factory`` gives a bot (asked with its default parameters)."""
+    if factory is None:
+        return False
+    defaults = {p.name: p.default for p in factory.parameters if p.default is not None}
+    try:
+        return factory.bot(defaults) is not None
+    except Exception:
+        return False
 
 
 class EngineFiles(JSONResource):
@@ -151,7 +184,67 @@ class EngineFiles(JSONResource):
         if (path == b"sprites.zip" and isinstance(self.engine, ExternalEngine)
                 and self.engine.manifest.sprites is not None):
             return File(str(self.engine.manifest.sprites), defaultType="application/zip")
+        if (path == b"sprites" and isinstance(self.engine, ExternalEngine)
+                and self.engine.manifest.sprites is not None):
+            return Sprite(self.engine.manifest.sprites, ())
         return NotFound()
+
+
+class Sprite(Resource):
+    """
+    ``/api/engines/NAME/sprites/FILE``: one member of an engine's sprites
+    zip, found by its exact name in the zip (nothing is read from the file
+    system but the zip), at most L{MAX_SPRITE} bytes.
+    """
+
+    def __init__(self, zipPath: Any, segments: tuple[str, ...]) -> None:
+        super().__init__()
+        self.zipPath = zipPath
+        self.segments = segments
+
+    def getChild(self, path: bytes, request: Request) -> Resource:
+        try:
+            segment = path.decode("utf-8")
+        except UnicodeDecodeError:
+            return NotFound()
+        if (segment in ("", ".", "..") or any(c in segment for c in "/\\\0")
+                or not segment.isprintable()
+                or len("/".join(self.segments + (segment,))) > MAX_SPRITE_PATH):
+            return NotFound()
+        return Sprite(self.zipPath, self.segments + (segment,))
+
+    def render(self, request: Request) -> bytes:
+        if request.method not in (b"GET", b"HEAD"):
+            request.setHeader(b"allow", b"GET, HEAD")
+            return _json(request, 405, {"error": "method not allowed"})
+        name = "/".join(self.segments)
+        if not name:
+            return _json(request, 404, {"error": "no such sprite"})
+        try:
+            with zipfile.ZipFile(self.zipPath) as archive:
+                try:
+                    info = archive.getinfo(name)
+                except KeyError:
+                    return _json(request, 404, {"error": "no such sprite"})
+                if info.is_dir():
+                    return _json(request, 404, {"error": "no such sprite"})
+                if info.file_size > MAX_SPRITE:
+                    return _json(request, 413, {"error": "sprite too large"})
+                with archive.open(info) as member:
+                    data = member.read(MAX_SPRITE + 1)
+        except (OSError, zipfile.BadZipFile, RuntimeError, NotImplementedError) as e:
+            log.warn("sprites {path}: {error}", path=str(self.zipPath), error=str(e))
+            return _json(request, 500, {"error": "the sprites cannot be read"})
+        if len(data) > MAX_SPRITE:
+            return _json(request, 413, {"error": "sprite too large"})
+        extension = name.rpartition(".")[2].lower()
+        request.setHeader(b"content-type", SPRITE_TYPES.get(extension, b"application/octet-stream"))
+        request.setHeader(b"x-content-type-options", b"nosniff")
+        # A sprite opened on its own must not run anything on this origin.
+        request.setHeader(b"content-security-policy",
+                          b"default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox")
+        request.setHeader(b"cache-control", b"max-age=300")
+        return data
 
 
 class Games(JSONResource):
@@ -286,7 +379,8 @@ class Replay(JSONResource):
                 "game": record.id, "turn": turn, "turns": turns, "player": player,
                 "displays": [engine.display(seat).asJSON()],
                 "requested_actions": [r.asJSON() for r in instructions.requested_actions
-                                      if seat is None or r.player == seat],
+                                      if r.player == seat],
+                "waiting_for": sorted({r.player + 1 for r in instructions.requested_actions}),
                 "game_state": instructions.game_state.asJSON(),
                 "action": record.actions[turn - 1].asJSON() if turn else None,
             }

@@ -1,0 +1,1430 @@
+// gameproto's page: list the engines and games, create, join, queue, watch,
+// play (CLICK, KEY and TEXT actions) and replay games of any engine.
+//
+// It speaks the engine JSON protocol over the WebSocket at /engine (one JSON
+// text message each) and reads the HTTP API at /api.  Plain modern JS, no
+// build step, nothing loaded from elsewhere.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const XLINK_NS = "http://www.w3.org/1999/xlink";
+const ID_PREFIX = "gp-";           // ids inside a display, kept apart from the page's own
+const MAX_ELEMENTS = 20000;        // tags drawn from one display at most
+const MAX_DEPTH = 64;              // nesting of "content" at most
+const GAMES_PAGE = 10;             // games per page of the listing
+const REFRESH_MS = 3000;           // the listing's refresh period
+const DOUBLE_CLICK_MS = 300;       // wait for a double click before sending LEFT
+const DEFAULT_MAX_LENGTH = 64;
+const CONNECT4_NAME = /^[A-Za-z0-9_-]{1,16}$/;
+const MATCHMAKING = {connect4: "Protuissance 4", tarot: "MaîtreTarot"};
+// Tags that could run code or leave the page; animations that could set a link are checked too.
+const BLOCKED_TAGS = new Set(["script", "foreignobject", "iframe", "object", "embed", "a",
+                              "handler", "listener", "html", "body", "style", "link", "meta"]);
+const ANIMATIONS = new Set(["set", "animate", "animatetransform", "animatemotion"]);
+
+const $ = (selector) => document.querySelector(selector);
+
+const state = {
+  engines: [],
+  ws: null,
+  connected: false,
+  retry: 1000,
+  mode: "lobby",        // lobby, queued, seated, watching, ended, replay
+  pending: null,        // {kind: "create"|"join"|"queue"|"watch", form?}
+  afterLeft: null,      // what to do once the server says "left"
+  game: null,           // {id, engine, player (null: spectator), players}
+  display: null,        // the display shown
+  requested: [],        // the actions asked of this page's seat
+  gameState: null,
+  awaiting: false,      // an action was sent, no answer yet
+  ended: false,
+  confirmAction: null,  // {action, text} waiting for the inline confirmation
+  leftTimer: null,      // a LEFT click waiting to see whether it becomes DOUBLE
+  downButton: null,
+  version: 0,           // displays rendered so far
+  games: {offset: 0, status: "", total: 0, last: ""},
+  replay: null,         // {id, engine, turn, turns, player, seats, seq}
+};
+window.gameproto = {state};
+
+// -- small helpers ------------------------------------------------------------
+
+function element(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name === "text") node.textContent = value;
+    else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else node.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children) {
+    if (child !== null && child !== undefined) node.append(child);
+  }
+  return node;
+}
+
+async function fetchJSON(url, options = {}) {
+  const response = await fetch(url, {cache: "no-store", ...options});
+  let body = null;
+  try {
+    body = await response.json();
+  } catch (e) {
+    body = null;
+  }
+  if (!response.ok) {
+    const error = new Error((body && body.error) || `${response.status} ${response.statusText}`);
+    error.status = response.status;
+    error.body = body;
+    throw error;
+  }
+  return body;
+}
+
+function playerName(number) {
+  const players = (state.game && state.game.players) || (state.replay && state.replay.seats) || [];
+  const name = players[number - 1];
+  return name ? `P${number} ${name}` : `P${number}`;
+}
+
+function myName() {
+  const name = $("#name").value.trim();
+  return name || "player";
+}
+
+/** A JS RegExp for a Python pattern, or null when JS cannot read it. */
+function compilePattern(pattern, whole) {
+  let source = String(pattern)
+    .replace(/\(\?P<([A-Za-z_][A-Za-z0-9_]*)>/g, "(?<$1>")
+    .replace(/\(\?P=([A-Za-z_][A-Za-z0-9_]*)\)/g, "\\k<$1>")
+    .replace(/\\A/g, "^").replace(/\\Z/g, "$");
+  if (whole) source = `^(?:${source})$`;
+  for (const flags of ["u", ""]) {
+    try {
+      return new RegExp(source, flags);
+    } catch (e) {
+      // try again without the unicode flag, then give up
+    }
+  }
+  return null;
+}
+
+// -- the connection -------------------------------------------------------------
+
+function setConnection(what, text) {
+  const node = $("#connection");
+  node.dataset.state = what;
+  node.textContent = text;
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  let ws;
+  try {
+    ws = new WebSocket(`${scheme}//${location.host}/engine`);
+  } catch (e) {
+    setConnection("closed", "cannot connect");
+    return;
+  }
+  state.ws = ws;
+  setConnection("connecting", "connecting…");
+  ws.addEventListener("open", () => {
+    state.connected = true;
+    state.retry = 1000;
+    setConnection("open", "connected");
+  });
+  ws.addEventListener("message", (event) => {
+    let message;
+    try {
+      message = JSON.parse(event.data);
+    } catch (e) {
+      showError({text: "The server sent something that is not JSON.", source: "page"});
+      return;
+    }
+    handle(message);
+  });
+  ws.addEventListener("close", () => {
+    if (state.ws !== ws) return;
+    state.connected = false;
+    state.ws = null;
+    state.pending = null;
+    if (["seated", "queued", "watching"].includes(state.mode)) {
+      showError({text: "The connection to the server was lost: you are out of the game.",
+                 source: "page"});
+      state.mode = "ended";
+      state.requested = [];
+      setStatus("aborted", "Disconnected from the server.");
+      showGameButtons();
+      renderActions();
+    }
+    setConnection("closed", `disconnected, retrying in ${Math.round(state.retry / 1000)} s`);
+    setTimeout(connect, state.retry);
+    state.retry = Math.min(state.retry * 2, 15000);
+  });
+}
+
+function send(message) {
+  if (!state.ws || state.ws.readyState !== WebSocket.OPEN) {
+    showError({text: "Not connected to the server yet: try again in a moment.", source: "page"});
+    return false;
+  }
+  state.ws.send(JSON.stringify(message));
+  return true;
+}
+
+// -- messages from the server -----------------------------------------------------
+
+function handle(message) {
+  switch (message.type) {
+    case "hello":
+      break;
+    case "created":
+      note(`Game ${message.game} (${message.engine}) created.`);
+      if (state.pending && state.pending.kind === "create" && !state.pending.join) {
+        state.pending = null;
+      }
+      loadGames();
+      break;
+    case "seated":
+      state.pending = null;
+      startGame({id: message.game, engine: message.engine, player: message.player,
+                 players: message.players || []}, "seated");
+      loadGames();
+      break;
+    case "queued":
+      state.pending = null;
+      state.mode = "queued";
+      showGameView();
+      clearBoard();
+      $("#game-title").textContent = `Play against anyone: ${message.engine}`;
+      setStatus("queued", `Waiting for an opponent (${MATCHMAKING[message.engine] || message.engine} players)…`);
+      showGameButtons();
+      break;
+    case "watching":
+      state.pending = null;
+      startGame({id: message.game, engine: message.engine, player: null,
+                 players: message.players || []}, "watching");
+      break;
+    case "instructions":
+      instructions(message);
+      break;
+    case "errors":
+      serverErrors(message);
+      break;
+    case "problem":
+      problem(message.message || "the server refused");
+      break;
+    case "ended":
+      ended(message);
+      break;
+    case "left":
+      left();
+      break;
+    default:
+      break;
+  }
+}
+
+function startGame(game, mode) {
+  state.mode = mode;
+  state.game = game;
+  state.replay = null;
+  state.requested = [];
+  state.awaiting = false;
+  state.ended = false;
+  state.gameState = null;
+  state.display = null;
+  cancelConfirm();
+  clearErrors();
+  showGameView();
+  clearBoard();
+  const who = game.player === null ? "watching" : `you are ${playerName(game.player)}`;
+  $("#game-title").textContent = `Game ${game.id} · ${game.engine} · ${who}`;
+  $("#board").dataset.game = game.id;
+  setStatus(mode === "watching" ? "watching" : "waiting",
+            mode === "watching" ? `Watching game ${game.id}.` : "Seated: the game starts…");
+  renderScores(null);
+  showGameButtons();
+  renderActions();
+  setHash(mode === "watching" ? `watch=${game.id}` : "");
+}
+
+function instructions(message) {
+  if (!state.game || (message.game !== undefined && message.game !== state.game.id)) {
+    // instructions before "seated": should not happen, but show them anyway
+    state.game = {id: message.game, engine: "", player: message.player,
+                  players: state.game ? state.game.players : []};
+  }
+  const display = (message.displays || [])[0];
+  if (display) {
+    state.display = display;
+    renderBoard(display, state.game.engine);
+  }
+  state.requested = (message.requested_actions || []).filter(
+    (r) => state.game.player !== null && (r.player === undefined || r.player === state.game.player));
+  state.gameState = message.game_state || null;
+  state.awaiting = false;
+  cancelConfirm();
+  renderScores(state.gameState);
+  if (state.gameState && state.gameState.gameover) {
+    gameOver(state.gameState.scores, null);
+  } else if (state.game.player === null) {
+    setStatus("watching", `Watching game ${state.game.id}.`);
+  } else if (state.requested.length) {
+    setStatus("your-turn", `Your turn: ${describeRequests(state.requested)}.`);
+  } else {
+    setStatus("waiting", "Waiting for the other players…");
+  }
+  renderActions();
+  refreshPlayers();
+}
+
+/** Names change when open seats are taken: ask the API (at most every 2 s while any is open). */
+async function refreshPlayers(force = false) {
+  const game = state.game;
+  if (!game || state.mode === "replay") return;
+  const open = (game.players || []).some((name) => name === "(open)");
+  const now = Date.now();
+  if (!force && (!open || now - (game.namesAt || 0) < 2000)) return;
+  game.namesAt = now;
+  let answer;
+  try {
+    answer = await fetchJSON(`/api/games/${game.id}`);
+  } catch (e) {
+    return;
+  }
+  if (state.game !== game || !Array.isArray(answer.seats)) return;
+  if (JSON.stringify(answer.seats) === JSON.stringify(game.players)) return;
+  game.players = answer.seats;
+  renderScores(state.gameState);
+  if (state.ended) gameOver(state.gameState ? state.gameState.scores : null, game.error || null);
+}
+
+function describeRequests(requests) {
+  const parts = [];
+  for (const r of requests) {
+    if (r.type === "CLICK") {
+      const buttons = (r.buttons || ["LEFT"]).map((b) => b.toLowerCase()).join(" or ");
+      parts.push(r.zones ? `${buttons} click in an outlined zone` : `${buttons} click on the board`);
+    } else if (r.type === "KEY") {
+      parts.push(r.keys ? `press one of ${[...new Set(r.keys.toUpperCase())].join(" ")}` : "press a key");
+    } else if (r.type === "TEXT") {
+      parts.push("type your answer below");
+    }
+  }
+  return parts.join(", or ") || "act";
+}
+
+function gameOver(scores, error) {
+  state.ended = true;
+  state.requested = [];
+  if (error) {
+    setStatus("aborted", `Game aborted: ${error}`);
+  } else {
+    setStatus("gameover", `Game over: ${describeResult(scores)}.`);
+  }
+  $("#scores").dataset.final = "true";
+  renderActions();
+  showGameButtons();
+}
+
+function describeResult(scores) {
+  if (!Array.isArray(scores) || !scores.length) return "no scores";
+  const best = Math.max(...scores);
+  const winners = scores.map((s, i) => (s === best ? i + 1 : 0)).filter(Boolean);
+  if (winners.length === scores.length) return "a draw";
+  const names = winners.map((n) => playerName(n));
+  const mine = state.game && state.game.player;
+  if (mine && winners.length === 1) return winners[0] === mine ? "you win" : `${names[0]} wins`;
+  return `${names.join(", ")} ${winners.length === 1 ? "wins" : "win"}`;
+}
+
+function ended(message) {
+  state.pending = null;
+  if (state.mode === "replay") return;
+  if (!state.game || (message.game !== undefined && message.game !== state.game.id)) return;
+  state.mode = "ended";
+  if (Array.isArray(message.scores)) {
+    state.gameState = {scores: message.scores, gameover: true};
+    renderScores(state.gameState);
+  }
+  const scores = Array.isArray(message.scores) ? message.scores
+    : state.gameState ? state.gameState.scores : null;
+  state.game.error = message.error || null;
+  gameOver(scores, message.error || null);
+  refreshPlayers(true);
+  loadGames();
+}
+
+function left() {
+  const next = state.afterLeft;
+  state.afterLeft = null;
+  if (state.mode !== "replay") {
+    state.mode = "lobby";
+    state.game = null;
+    state.requested = [];
+    hideGameView();
+  }
+  if (next) next();
+}
+
+function serverErrors(message) {
+  const errors = Array.isArray(message.errors) ? message.errors : [];
+  const pending = state.pending;
+  state.pending = null;
+  if (pending && pending.kind === "create" && pending.form) {
+    const box = pending.form.querySelector(".form-error");
+    box.textContent = errors.map(describeError).join(" ") || "the game could not be created";
+  }
+  state.awaiting = false;
+  for (const error of errors.length ? errors : [{type: "BAD_FORMAT"}]) {
+    showError({text: describeError(error) + (message.reason ? ` (${message.reason})` : ""),
+               type: error.type, subtype: error.subtype, source: "server"});
+  }
+  if (state.mode === "seated" && !state.ended && state.requested.length) {
+    setStatus("your-turn", `Your turn: ${describeRequests(state.requested)}.`);
+  }
+  renderActions();
+}
+
+function problem(text) {
+  const pending = state.pending;
+  state.pending = null;
+  if (pending && pending.form) {
+    pending.form.querySelector(".form-error").textContent = text;
+  }
+  if (pending && state.mode === "lobby") hideGameView();
+  state.awaiting = false;
+  showError({text, type: "problem", source: "server"});
+  renderActions();
+}
+
+function describeError(error) {
+  const value = (v) => JSON.stringify(v);
+  switch (error.type) {
+    case "BAD_FORMAT":
+      return "The server could not read what was sent (BAD_FORMAT).";
+    case "MISSING_ARGUMENT":
+      return `The parameter “${error.arg}” is missing.`;
+    case "INCORRECT_VALUE":
+      return `The value ${value(error.value)} of “${error.arg}” is not allowed.`;
+    case "UNEXPECTED_ARGUMENT":
+      return `The engine has no parameter “${error.argname}” (given ${value(error.value)}).`;
+    case "UNEXPECTED_ACTION":
+      return `This action was not asked of ${playerName(error.player)}: ${describeAction(error.action)}.`;
+    case "MISSING_ACTION":
+      return `${playerName(error.player)} did not act in time.`;
+    case "WRONG_ACTION": {
+      const clicked = error.action && typeof error.action === "object" && error.action.type === "CLICK";
+      const why = {
+        OUT_OF_ZONE: clicked ? "the click is outside the allowed zones" : "that choice is not allowed here",
+        WRONG_BUTTON: "that mouse button is not allowed",
+        KEY_NOT_ALLOWED: "that key is not allowed",
+        UNMATCHED_REGEX: "the text does not have the expected format",
+        TEXT_EMPTY: "the text is empty",
+        TEXT_TOO_LONG: "the text is too long",
+      }[error.subtype] || (error.subtype || "wrong action");
+      return `Refused: ${why} (${describeAction(error.action)}).`;
+    }
+    default:
+      return `Error ${error.type || ""}: ${value(error)}`;
+  }
+}
+
+function describeAction(action) {
+  if (!action || typeof action !== "object") return JSON.stringify(action);
+  if (action.type === "CLICK") return `${(action.button || "LEFT").toLowerCase()} click at (${action.x}, ${action.y})`;
+  if (action.type === "KEY") return `key ${JSON.stringify(action.key)}`;
+  if (action.type === "TEXT") return `text ${JSON.stringify(action.text)}`;
+  return JSON.stringify(action);
+}
+
+// -- notes and errors ------------------------------------------------------------
+
+function showError({text, type = "", subtype = "", source = "page"}) {
+  const list = $("#errors");
+  const item = element("li", {"class": `error ${source}`, "data-source": source,
+                              "data-type": type || null, "data-subtype": subtype || null,
+                              text});
+  list.prepend(item);
+  while (list.children.length > 5) list.lastElementChild.remove();
+}
+
+function note(text) {
+  const list = $("#errors");
+  list.prepend(element("li", {"class": "note", "data-source": "note", text}));
+  while (list.children.length > 5) list.lastElementChild.remove();
+}
+
+function clearErrors() {
+  $("#errors").replaceChildren();
+}
+
+// -- the game view ---------------------------------------------------------------
+
+function showGameView() {
+  const game = $("#game");
+  const wasHidden = game.hidden;
+  game.hidden = false;
+  document.body.classList.add("playing");
+  const box = game.getBoundingClientRect();
+  if (wasHidden || box.top < 0 || box.top > window.innerHeight) {
+    game.scrollIntoView({block: "start"});
+  }
+}
+
+function hideGameView() {
+  $("#game").hidden = true;
+  document.body.classList.remove("playing");
+  setHash("");
+}
+
+function showGameButtons() {
+  const live = ["seated", "queued", "watching"].includes(state.mode);
+  const leave = $("#leave");
+  leave.hidden = !live;
+  leave.textContent = state.mode === "queued" ? "Leave the queue"
+    : state.mode === "watching" ? "Stop watching" : "Leave the game";
+  $("#close-game").hidden = live;
+  $("#replay-controls").hidden = state.mode !== "replay";
+  const replayThis = $("#replay-this");
+  if (replayThis) replayThis.remove();
+  if (state.mode === "ended" && state.game) {
+    const id = state.game.id;
+    $("#close-game").before(element("button", {type: "button", id: "replay-this",
+                                               onclick: () => openReplay(id)}, "Replay this game"));
+  }
+}
+
+function setStatus(what, text) {
+  const node = $("#status");
+  node.dataset.state = what;
+  node.textContent = text;
+}
+
+function clearBoard() {
+  $("#board").replaceChildren();
+  delete $("#board").dataset.turn;
+  $("#scores").replaceChildren();
+}
+
+function renderScores(gameState) {
+  const list = $("#scores");
+  list.replaceChildren();
+  delete list.dataset.final;
+  const players = (state.mode === "replay" ? state.replay && state.replay.seats
+    : state.game && state.game.players) || [];
+  const scores = gameState && Array.isArray(gameState.scores) ? gameState.scores : null;
+  const count = Math.max(players.length, scores ? scores.length : 0);
+  const best = scores && scores.length ? Math.max(...scores) : null;
+  const mine = state.mode !== "replay" && state.game ? state.game.player : null;
+  for (let n = 1; n <= count; n++) {
+    const score = scores ? scores[n - 1] : undefined;
+    const classes = [];
+    if (n === mine) classes.push("me");
+    if (gameState && gameState.gameover && score === best && !scores.every((s) => s === best)) {
+      classes.push("winner");
+    }
+    list.append(element("li", {"data-player": n, "class": classes.join(" ") || null},
+      element("span", {"class": "player", text: playerName(n)}),
+      " ",
+      element("span", {"class": "score", text: score === undefined || score === null ? "–" : String(score)})));
+  }
+  if (gameState && gameState.gameover) list.dataset.final = "true";
+}
+
+// -- drawing a display -------------------------------------------------------------
+
+function spriteURL(engine, href) {
+  const path = href.replace(/^(\.\/)+/, "").split(/[?#]/)[0];
+  const segments = path.split("/").filter((s) => s !== "" && s !== ".");
+  if (!engine || !segments.length || segments.includes("..")) return null;
+  return `/api/engines/${encodeURIComponent(engine)}/sprites/` +
+    segments.map((s) => encodeURIComponent(s)).join("/");
+}
+
+function resolveHref(value, engine) {
+  const href = String(value).trim();
+  if (href.startsWith("#")) return `#${ID_PREFIX}${href.slice(1)}`;
+  if (/^data:image\//i.test(href)) return href;
+  if (href.startsWith("//")) return null;
+  if (href.startsWith("/")) return href;                 // this server
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(href)) return null;  // other schemes and hosts: no
+  return spriteURL(engine, href);
+}
+
+function attributeValue(name, value, engine) {
+  if (value === null || value === undefined) return null;
+  if (typeof value === "object") return null;
+  let text = String(value);
+  const lower = name.toLowerCase();
+  if (lower === "href" || lower === "xlink:href") return resolveHref(text, engine);
+  if (lower === "id") return ID_PREFIX + text;
+  if (text.includes("url(")) {
+    if (/url\(\s*['"]?\s*(?!#)/i.test(text)) return null;  // only references inside the display
+    text = text.replace(/url\(\s*(['"]?)\s*#/gi, `url($1#${ID_PREFIX}`);
+  }
+  return text;
+}
+
+function drawTag(parent, spec, engine, budget, depth) {
+  if (budget.left <= 0 || depth > MAX_DEPTH) return;
+  if (typeof spec === "string" || typeof spec === "number") {
+    parent.append(document.createTextNode(String(spec)));
+    return;
+  }
+  if (!spec || typeof spec !== "object" || typeof spec.tag !== "string") return;
+  const tag = spec.tag;
+  const lowerTag = tag.toLowerCase();
+  if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(tag) || BLOCKED_TAGS.has(lowerTag)) return;
+  if (ANIMATIONS.has(lowerTag)) {
+    const target = String(spec.attributeName || "").toLowerCase();
+    if (target.includes("href") || target.startsWith("on") || !target) return;
+  }
+  budget.left -= 1;
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [name, raw] of Object.entries(spec)) {
+    if (name === "tag" || name === "content") continue;
+    if (!/^[A-Za-z_][A-Za-z0-9_.:-]*$/.test(name) || /^on/i.test(name) || /^xmlns/i.test(name)) continue;
+    const value = attributeValue(name, raw, engine);
+    if (value === null) continue;
+    try {
+      if (name.toLowerCase() === "xlink:href") node.setAttributeNS(XLINK_NS, "xlink:href", value);
+      else node.setAttribute(name, value);
+    } catch (e) {
+      // an attribute name the DOM refuses: leave it out
+    }
+  }
+  const content = spec.content;
+  if (typeof content === "string" || typeof content === "number" || typeof content === "boolean") {
+    node.textContent = String(content);
+  } else if (Array.isArray(content)) {
+    for (const child of content) drawTag(node, child, engine, budget, depth + 1);
+  } else if (content && typeof content === "object") {
+    drawTag(node, content, engine, budget, depth + 1);
+  }
+  parent.append(node);
+}
+
+function renderDisplay(display, engine) {
+  const width = Number(display.width) > 0 ? Number(display.width) : 640;
+  const height = Number(display.height) > 0 ? Number(display.height) : 480;
+  const svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("xmlns", SVG_NS);
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("width", width);
+  svg.setAttribute("height", height);
+  svg.setAttribute("class", "display");
+  svg.dataset.width = width;
+  svg.dataset.height = height;
+  if (display.player !== null && display.player !== undefined) svg.dataset.player = display.player;
+  const content = Array.isArray(display.content) ? display.content
+    : display.content ? [display.content] : [];
+  const budget = {left: MAX_ELEMENTS};
+  for (const spec of content) drawTag(svg, spec, engine, budget, 0);
+  return svg;
+}
+
+function renderBoard(display, engine) {
+  const board = $("#board");
+  const empty = !(Number(display.width) > 0 && Number(display.height) > 0) &&
+    !(Array.isArray(display.content) && display.content.length);
+  if (empty) {
+    // External engines draw nothing for spectators (the document has no public display).
+    board.replaceChildren(element("p", {"class": "no-display",
+                                        text: "This engine shows nothing to spectators."}));
+  } else {
+    board.replaceChildren(renderDisplay(display, engine));
+  }
+  state.version += 1;
+  board.dataset.version = state.version;
+}
+
+// The zones of the CLICK asked, outlined over the display.
+function renderZones() {
+  const svg = $("#board svg");
+  if (!svg) return;
+  const old = svg.querySelector("g.gp-zones");
+  if (old) old.remove();
+  const click = playable() ? state.requested.find((r) => r.type === "CLICK") : null;
+  svg.classList.toggle("clickable", Boolean(click));
+  if (!click || !Array.isArray(click.zones)) return;
+  const group = document.createElementNS(SVG_NS, "g");
+  group.setAttribute("class", "gp-zones");
+  group.setAttribute("pointer-events", "none");
+  click.zones.forEach((zone, index) => {
+    const rect = document.createElementNS(SVG_NS, "rect");
+    for (const key of ["x", "y", "width", "height"]) rect.setAttribute(key, zone[key]);
+    rect.setAttribute("class", "zone");
+    rect.dataset.zone = index;
+    group.append(rect);
+  });
+  svg.append(group);
+}
+
+// -- actions ------------------------------------------------------------------
+
+function playable() {
+  return state.mode === "seated" && !state.ended && !state.awaiting && state.requested.length > 0;
+}
+
+function renderActions() {
+  renderZones();
+  const key = playable() ? state.requested.find((r) => r.type === "KEY") : null;
+  const keys = $("#keys");
+  keys.hidden = !key;
+  const allowed = $("#keys-allowed");
+  allowed.replaceChildren();
+  if (key) {
+    if (typeof key.keys === "string" && key.keys.length) {
+      const unique = [...new Set(key.keys.toUpperCase())];
+      if (unique.length <= 64) {
+        for (const k of unique) {
+          allowed.append(element("button", {type: "button", "class": "key", "data-key": k,
+                                            onclick: () => pressKey(k)},
+                                 k === " " ? "space" : k));
+        }
+      }
+    } else {
+      allowed.append("(any key)");
+    }
+  }
+  const text = playable() ? state.requested.find((r) => r.type === "TEXT") : null;
+  const form = $("#text-form");
+  const wasHidden = form.hidden;
+  form.hidden = !text;
+  if (text) {
+    const input = $("#text-input");
+    const limit = Number.isInteger(text.max_length) ? text.max_length : DEFAULT_MAX_LENGTH;
+    input.maxLength = limit;
+    $("#text-format").textContent = (text.regex ? `format: ${text.regex}, ` : "") + `at most ${limit} characters`;
+    if (wasHidden) input.focus();
+  }
+}
+
+function findRequest(type) {
+  return playable() ? state.requested.find((r) => r.type === type) : null;
+}
+
+function refuseLocally(text, subtype) {
+  showError({text, type: "page", subtype, source: "page"});
+}
+
+function notPlayableReason() {
+  if (playable()) return null;
+  if (state.mode === "watching") return "You are watching this game: spectators do not play.";
+  if (state.mode === "replay") return null;
+  if (state.ended) return "The game is over.";
+  if (state.awaiting) return "Your last action is on its way: wait for the server's answer.";
+  if (state.mode === "seated") return "It is not your turn.";
+  return null;
+}
+
+function displayPoint(svg, event) {
+  const width = Number(svg.dataset.width);
+  const height = Number(svg.dataset.height);
+  let x;
+  let y;
+  const ctm = svg.getScreenCTM();
+  if (ctm) {
+    const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(ctm.inverse());
+    x = point.x;
+    y = point.y;
+  } else {
+    const box = svg.getBoundingClientRect();
+    x = (event.clientX - box.left) * width / box.width;
+    y = (event.clientY - box.top) * height / box.height;
+  }
+  x = Math.floor(x);
+  y = Math.floor(y);
+  return {x, y, inside: x >= 0 && y >= 0 && x < width && y < height};
+}
+
+function inZone(zone, x, y) {
+  return zone.x <= x && x < zone.x + zone.width && zone.y <= y && y < zone.y + zone.height;
+}
+
+function boardClick(button, event) {
+  const svg = $("#board svg");
+  if (!svg || state.mode === "replay") return;
+  const click = findRequest("CLICK");
+  if (!click) {
+    const reason = notPlayableReason();
+    if (reason) note(reason);
+    else if (playable()) note(`No click is asked now: ${describeRequests(state.requested)}.`);
+    return;
+  }
+  const buttons = Array.isArray(click.buttons) && click.buttons.length ? click.buttons : ["LEFT"];
+  if (!buttons.includes(button)) {
+    refuseLocally(`The ${button.toLowerCase()} click is not allowed here: use ` +
+                  `${buttons.map((b) => b.toLowerCase()).join(" or ")}.`, "WRONG_BUTTON");
+    return;
+  }
+  const {x, y, inside} = displayPoint(svg, event);
+  if (!inside) {
+    note("Click on the board itself.");
+    return;
+  }
+  if (Array.isArray(click.zones) && !click.zones.some((zone) => inZone(zone, x, y))) {
+    refuseLocally(`The click at (${x}, ${y}) is outside the allowed zones: click inside an outlined zone.`,
+                  "OUT_OF_ZONE");
+    return;
+  }
+  submit({type: "CLICK", x, y, button}, click, `${button.toLowerCase()} click at (${x}, ${y})`);
+}
+
+function pressKey(key) {
+  const request = findRequest("KEY");
+  if (!request) {
+    if (state.mode === "seated") {
+      note(notPlayableReason() || `No key is asked now: ${describeRequests(state.requested)}.`);
+    }
+    return false;
+  }
+  if (typeof request.keys === "string" && request.keys.length &&
+      !request.keys.toLowerCase().includes(key.toLowerCase())) {
+    refuseLocally(`The key “${key}” is not allowed: press one of ` +
+                  `${[...new Set(request.keys.toUpperCase())].join(" ")}.`, "KEY_NOT_ALLOWED");
+    return true;
+  }
+  submit({type: "KEY", key}, request, `key “${key}”`);
+  return true;
+}
+
+function sendText(text) {
+  const request = findRequest("TEXT");
+  if (!request) {
+    note(notPlayableReason() || "No text is asked now.");
+    return;
+  }
+  const limit = Number.isInteger(request.max_length) ? request.max_length : DEFAULT_MAX_LENGTH;
+  let why = null;
+  let subtype = null;
+  if (!text.length) {
+    why = "Type something first.";
+    subtype = "TEXT_EMPTY";
+  } else if (text.length > limit) {
+    why = `The text is too long: at most ${limit} characters (${text.length} typed).`;
+    subtype = "TEXT_TOO_LONG";
+  } else if (typeof request.regex === "string") {
+    const pattern = compilePattern(request.regex, false);
+    if (pattern && !pattern.test(text)) {
+      why = `The text does not have the expected format: ${request.regex}`;
+      subtype = "UNMATCHED_REGEX";
+    }
+  }
+  if (why) {
+    refuseLocally(why, subtype);
+    $("#text-input").setCustomValidity(why);
+    $("#text-input").reportValidity();
+    return;
+  }
+  $("#text-input").setCustomValidity("");
+  submit({type: "TEXT", text}, request, `text “${text}”`);
+}
+
+function submit(action, request, text) {
+  if (request.confirm) {
+    state.confirmAction = {action, text};
+    $("#confirm-text").textContent = `Send ${text}?`;
+    $("#confirm").hidden = false;
+    $("#confirm-yes").focus();
+    return;
+  }
+  sendAction(action);
+}
+
+function sendAction(action) {
+  cancelConfirm();
+  if (send({type: "action", action})) {
+    state.awaiting = true;
+    setStatus("sent", `Sent: ${describeAction(action)}; waiting for the server…`);
+    if (action.type === "TEXT") $("#text-input").value = "";
+    renderActions();
+  }
+}
+
+function cancelConfirm() {
+  state.confirmAction = null;
+  $("#confirm").hidden = true;
+}
+
+// -- lobby: engines ---------------------------------------------------------------
+
+function parameterInput(engine, name, described) {
+  const id = `param-${engine.name}-${name}`;
+  const attributes = {id, name, "data-param": name, "data-type": described.type};
+  const range = Array.isArray(described.range) ? described.range : [null, null];
+  const hints = [];
+  if (described.type === "int" || described.type === "float") {
+    Object.assign(attributes, {type: "number", step: described.type === "int" ? "1" : "any",
+                               inputmode: described.type === "int" ? "numeric" : "decimal"});
+    if (range[0] !== null && range[0] !== undefined) attributes.min = range[0];
+    if (range[1] !== null && range[1] !== undefined) attributes.max = range[1];
+    if (range[0] !== null && range[1] !== null && range[0] !== undefined && range[1] !== undefined) {
+      hints.push(range[0] === range[1] ? `${range[0]}` : `${range[0]} to ${range[1]}`);
+    } else if (attributes.min !== undefined) {
+      hints.push(`at least ${attributes.min}`);
+    } else if (attributes.max !== undefined) {
+      hints.push(`at most ${attributes.max}`);
+    }
+  } else {
+    attributes.type = "text";
+    attributes.spellcheck = "false";
+    if (described.format) hints.push(`format ${described.format}`);
+  }
+  if (described.default !== undefined && described.default !== null) {
+    attributes.value = described.default;
+  } else {
+    attributes.required = true;
+    hints.push("required");
+    if (name === "players" && range[0] !== null && range[0] !== undefined) attributes.value = range[0];
+  }
+  if (described.type === "int" && range[0] !== null && range[0] === range[1] && range[0] !== undefined) {
+    attributes.readonly = true;
+  }
+  return element("div", {"class": "param"},
+    element("label", {"for": id}, element("span", {"class": "param-name", text: name}),
+            " ", element("span", {"class": "hint", text: hints.length ? `(${hints.join(", ")})` : ""})),
+    element("input", attributes),
+    element("small", {"class": "description", text: described.description || ""}));
+}
+
+function renderEngines() {
+  const box = $("#engines");
+  box.replaceChildren();
+  if (!state.engines.length) {
+    box.append(element("p", {"class": "empty", text: "No engine on this server."}));
+    return;
+  }
+  for (const engine of state.engines) {
+    const form = element("form", {"class": "engine", "data-engine": engine.name, novalidate: true});
+    const fieldset = element("fieldset", {},
+      element("legend", {}, engine.name,
+              engine.external ? element("span", {"class": "badge", text: "external"}) : null));
+    const params = element("div", {"class": "params"});
+    for (const [name, described] of Object.entries(engine.parameters || {})) {
+      params.append(parameterInput(engine, name, described));
+    }
+    fieldset.append(params);
+    const seats = element("div", {"class": "seats"});
+    fieldset.append(seats);
+    const buttons = element("div", {"class": "buttons"},
+      element("button", {type: "submit", "class": "create", text: "Create the game"}));
+    if (MATCHMAKING[engine.name]) {
+      buttons.append(element("button", {type: "button", "class": "queue",
+                                        title: `Wait for ${MATCHMAKING[engine.name]} players (the server's own settings)`,
+                                        onclick: () => queue(engine, form),
+                                        text: "Play against anyone"}));
+    }
+    fieldset.append(buttons, element("p", {"class": "form-error", role: "alert"}));
+    form.append(fieldset);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      create(engine, form);
+    });
+    const players = form.querySelector('input[data-param="players"]');
+    if (players) players.addEventListener("input", () => renderSeats(engine, form));
+    renderSeats(engine, form);
+    box.append(form);
+  }
+}
+
+function seatCount(form) {
+  const players = form.querySelector('input[data-param="players"]');
+  const count = players ? parseInt(players.value, 10) : 2;
+  return Number.isInteger(count) && count > 0 ? Math.min(count, 16) : 0;
+}
+
+function renderSeats(engine, form) {
+  const box = form.querySelector(".seats");
+  const count = seatCount(form);
+  const kept = new Map([...box.querySelectorAll("input.bot")].map((b) => [b.value, b.checked]));
+  box.replaceChildren();
+  box.append(element("label", {"class": "join"},
+    element("input", {type: "checkbox", name: "join", "class": "join", checked: true}),
+    " take a seat myself"));
+  if (!engine.bot) {
+    box.append(element("span", {"class": "hint", text: " (no bot: other seats wait for players)"}));
+    return;
+  }
+  const bots = element("span", {"class": "bots"}, "bots in seats:");
+  for (let n = 1; n <= count; n++) {
+    const checked = kept.has(String(n)) ? kept.get(String(n)) : n > 1;
+    bots.append(" ", element("label", {}, element("input", {type: "checkbox", "class": "bot", name: "bot",
+                                                              value: n, checked}), ` P${n}`));
+  }
+  box.append(bots);
+}
+
+function readInit(engine, form) {
+  const init = {};
+  const problems = [];
+  for (const input of form.querySelectorAll("input[data-param]")) {
+    const name = input.dataset.param;
+    const described = engine.parameters[name] || {};
+    const text = input.value.trim();
+    if (text === "") {
+      if (described.default === undefined || described.default === null) problems.push(`“${name}” is required.`);
+      continue;
+    }
+    if (described.type === "int" || described.type === "float") {
+      const number = Number(text);
+      if (!Number.isFinite(number) || (described.type === "int" && !Number.isInteger(number))) {
+        problems.push(`“${name}” must be ${described.type === "int" ? "a whole number" : "a number"}.`);
+        continue;
+      }
+      const [low, high] = Array.isArray(described.range) ? described.range : [null, null];
+      if ((low !== null && low !== undefined && number < low) || (high !== null && high !== undefined && number > high)) {
+        problems.push(`“${name}” must be between ${low ?? "-∞"} and ${high ?? "∞"}.`);
+        continue;
+      }
+      init[name] = number;
+    } else {
+      if (described.format) {
+        const pattern = compilePattern(described.format, true);
+        if (pattern && !pattern.test(text)) {
+          problems.push(`“${name}” must match ${described.format}.`);
+          continue;
+        }
+      }
+      init[name] = input.value;
+    }
+  }
+  return {init, problems};
+}
+
+function create(engine, form) {
+  const error = form.querySelector(".form-error");
+  error.textContent = "";
+  const {init, problems} = readInit(engine, form);
+  if (problems.length) {
+    error.textContent = problems.join(" ");
+    return;
+  }
+  const bots = [...form.querySelectorAll("input.bot:checked")].map((b) => parseInt(b.value, 10))
+    .filter((n) => n <= seatCount(form));
+  const join = form.querySelector("input.join").checked;
+  if (join && bots.length >= seatCount(form) && seatCount(form) > 0) {
+    error.textContent = "Leave a seat without a bot for yourself, or untick “take a seat myself”.";
+    return;
+  }
+  if (!join) {
+    // Nobody to seat here: the HTTP API creates it, the listing shows its open seats.
+    fetchJSON("/api/games", {method: "POST", headers: {"content-type": "application/json"},
+                             body: JSON.stringify({engine: engine.name, init, bots})})
+      .then((made) => {
+        error.textContent = "";
+        note(`Game ${made.id} (${made.engine}) created: join it or share it from the list.`);
+        loadGames();
+      })
+      .catch((e) => {
+        const errors = e.body && Array.isArray(e.body.errors) ? e.body.errors : null;
+        error.textContent = errors ? errors.map(describeError).join(" ") : `Not created: ${e.message}`;
+      });
+    return;
+  }
+  whenInLobby(() => {
+    state.pending = {kind: "create", form, join};
+    send({type: "create", engine: engine.name, init, bots, join, name: myName()});
+  });
+}
+
+function queue(engine, form) {
+  const error = form.querySelector(".form-error");
+  error.textContent = "";
+  const name = myName();
+  if (engine.name === "connect4" && !CONNECT4_NAME.test(name)) {
+    error.textContent = "Against Protuissance 4 players, your name must be 1 to 16 of A-Z a-z 0-9 _ -.";
+    $("#name").focus();
+    return;
+  }
+  whenInLobby(() => {
+    state.pending = {kind: "queue", form};
+    send({type: "queue", engine: engine.name, name});
+  });
+}
+
+function join(gameId, player) {
+  whenInLobby(() => {
+    state.pending = {kind: "join"};
+    const message = {type: "join", game: gameId, name: myName()};
+    if (player) message.player = player;
+    send(message);
+  });
+}
+
+function watch(gameId) {
+  whenInLobby(() => {
+    state.pending = {kind: "watch"};
+    send({type: "watch", game: gameId});
+  });
+}
+
+/** Run ``then`` once this page holds no seat, queue or watch any more. */
+function whenInLobby(then) {
+  if (state.pending) {
+    showError({text: "Wait for the server's answer to your last request.", source: "page"});
+    return;
+  }
+  if (["seated", "queued", "watching"].includes(state.mode)) {
+    if (state.mode === "seated" && !state.ended &&
+        !window.confirm("Leave the game you are playing? (a bot may take your seat)")) {
+      return;
+    }
+    state.afterLeft = then;
+    if (!send({type: "leave"})) state.afterLeft = null;
+    return;
+  }
+  if (state.mode === "replay" || state.mode === "ended") {
+    state.mode = "lobby";
+    state.replay = null;
+  }
+  then();
+}
+
+// -- lobby: games ---------------------------------------------------------------
+
+async function loadEngines() {
+  try {
+    const data = await fetchJSON("/api/engines");
+    state.engines = data.engines || [];
+    renderEngines();
+  } catch (e) {
+    $("#engines").replaceChildren(element("p", {"class": "form-error",
+                                                text: `The engines cannot be listed: ${e.message}`}));
+  }
+}
+
+async function loadGames() {
+  const query = state.games;
+  const params = new URLSearchParams({offset: query.offset, limit: GAMES_PAGE});
+  if (query.status) params.set("status", query.status);
+  let data;
+  try {
+    data = await fetchJSON(`/api/games?${params}`);
+  } catch (e) {
+    $("#games-updated").textContent = `cannot list the games: ${e.message}`;
+    return;
+  }
+  const text = JSON.stringify(data);
+  $("#games-updated").textContent = `updated ${new Date().toLocaleTimeString()}`;
+  if (text === query.last) return;
+  query.last = text;
+  query.total = data.total || 0;
+  if (query.offset && query.offset >= query.total) {
+    query.offset = Math.max(0, query.total - GAMES_PAGE);
+    query.last = "";
+    loadGames();
+    return;
+  }
+  renderGames(data.games || []);
+}
+
+function renderGames(games) {
+  const body = $("#games tbody");
+  body.replaceChildren();
+  if (!games.length) {
+    body.append(element("tr", {"class": "empty"}, element("td", {colspan: 7, text: "No game yet."})));
+  }
+  for (const game of games) {
+    const seats = (game.seats || []).map((name, i) => {
+      const open = Array.isArray(game.open) && game.open.includes(i + 1);
+      return element("span", {"class": open ? "seat open" : "seat", "data-player": i + 1,
+                              text: `P${i + 1} ${open ? "(open)" : name}`});
+    });
+    const seatCell = element("td", {"class": "seat-list"}, ...seats);
+    const status = element("td", {"class": `status ${game.status}`, text: game.status,
+                                  title: game.error || null});
+    if (game.error) status.append(element("small", {"class": "error-text", text: ` ${game.error}`}));
+    const actions = element("td", {"class": "actions"});
+    if (game.joinable && Array.isArray(game.open)) {
+      for (const player of game.open) {
+        actions.append(element("button", {type: "button", "class": "join", "data-player": player,
+                                          onclick: () => join(game.id, player),
+                                          text: `Join as P${player}`}));
+      }
+    }
+    if (game.status === "live") {
+      actions.append(element("button", {type: "button", "class": "watch",
+                                        onclick: () => watch(game.id), text: "Watch"}));
+    } else {
+      actions.append(element("button", {type: "button", "class": "replay",
+                                        onclick: () => openReplay(game.id), text: "Replay"}));
+    }
+    body.append(element("tr", {"data-game-id": game.id, "data-status": game.status},
+      element("td", {text: game.id}),
+      element("td", {text: game.engine}),
+      seatCell,
+      status,
+      element("td", {text: game.turns ?? ""}),
+      element("td", {text: Array.isArray(game.scores) ? game.scores.join(" : ") : ""}),
+      actions));
+  }
+  const query = state.games;
+  const first = query.total ? query.offset + 1 : 0;
+  const last = Math.min(query.offset + GAMES_PAGE, query.total);
+  $("#games-page").textContent = `${first}–${last} of ${query.total}`;
+  $("#games-prev").disabled = query.offset <= 0;
+  $("#games-next").disabled = query.offset + GAMES_PAGE >= query.total;
+}
+
+// -- replays --------------------------------------------------------------------
+
+async function openReplay(gameId, turn = 0, player = null) {
+  if (["seated", "queued", "watching"].includes(state.mode)) {
+    whenInLobby(() => openReplay(gameId, turn, player));
+    return;
+  }
+  let game;
+  try {
+    game = await fetchJSON(`/api/games/${gameId}`);
+  } catch (e) {
+    showError({text: `Game ${gameId} cannot be replayed: ${e.message}`, source: "page"});
+    return;
+  }
+  state.mode = "replay";
+  state.game = null;
+  state.requested = [];
+  state.ended = false;
+  cancelConfirm();
+  clearErrors();
+  state.replay = {id: game.id, engine: game.engine, turns: game.turns || 0,
+                  turn: Math.min(Math.max(turn, 0), game.turns || 0), player,
+                  seats: game.seats || [], seq: 0};
+  showGameView();
+  clearBoard();
+  showGameButtons();
+  renderActions();
+  $("#board").dataset.game = game.id;
+  $("#game-title").textContent = `Replay of game ${game.id} · ${game.engine}` +
+    (game.status === "aborted" ? " (aborted)" : "");
+  const select = $("#replay-player");
+  select.replaceChildren(element("option", {value: "", text: "a spectator"}));
+  state.replay.seats.forEach((name, i) => {
+    select.append(element("option", {value: i + 1, text: `P${i + 1} ${name}`}));
+  });
+  select.value = player ? String(player) : "";
+  if (game.error) showError({text: `This game was aborted: ${game.error}`, type: "aborted"});
+  await showTurn(state.replay.turn);
+}
+
+async function showTurn(turn) {
+  const replay = state.replay;
+  if (!replay) return;
+  turn = Math.min(Math.max(Math.round(Number(turn) || 0), 0), replay.turns);
+  replay.turn = turn;
+  const seq = ++replay.seq;
+  updateReplayControls();
+  const params = new URLSearchParams({turn});
+  if (replay.player) params.set("player", replay.player);
+  setStatus("loading", `Replay of game ${replay.id}: loading turn ${turn}…`);
+  let answer;
+  try {
+    answer = await fetchJSON(`/api/games/${replay.id}/replay?${params}`);
+  } catch (e) {
+    if (seq === replay.seq && state.replay === replay) {
+      setStatus("replay", `Turn ${turn} cannot be shown: ${e.message}`);
+      showError({text: `Turn ${turn} cannot be shown: ${e.message}`, source: "page"});
+    }
+    return;
+  }
+  if (seq !== replay.seq || state.replay !== replay) return;  // a later step is on its way
+  replay.turns = answer.turns;
+  const display = (answer.displays || [])[0];
+  if (display) renderBoard(display, replay.engine);
+  else $("#board").replaceChildren();
+  $("#board").dataset.turn = turn;
+  renderScores(answer.game_state);
+  const over = answer.game_state && answer.game_state.gameover;
+  setStatus("replay", `Replay of game ${replay.id}: turn ${turn} of ${answer.turns}` +
+            (over ? ` · game over: ${describeResult(answer.game_state.scores)}` : ""));
+  const action = answer.action;
+  $("#replay-action").textContent = !action ? "the start of the game"
+    : action.kind === "resign" ? `${playerName(action.seat + 1)} gave up`
+    : `${playerName(action.seat + 1)} played ${JSON.stringify(action.action)}`;
+  updateReplayControls();
+  setHash(`replay=${replay.id}&turn=${turn}` + (replay.player ? `&player=${replay.player}` : ""));
+}
+
+function updateReplayControls() {
+  const replay = state.replay;
+  if (!replay) return;
+  $("#replay-turn").value = replay.turn;
+  $("#replay-turn").max = replay.turns;
+  $("#replay-turns").textContent = replay.turns;
+  $("#replay-first").disabled = $("#replay-prev").disabled = replay.turn <= 0;
+  $("#replay-last").disabled = $("#replay-next").disabled = replay.turn >= replay.turns;
+}
+
+// -- the address bar: #replay=ID&turn=N&player=P or #watch=ID ------------------------
+
+function setHash(value) {
+  const wanted = value ? `#${value}` : "";
+  if (location.hash !== wanted) {
+    history.replaceState(null, "", wanted || location.pathname + location.search);
+  }
+}
+
+function openFromHash() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const replay = parseInt(params.get("replay"), 10);
+  if (Number.isInteger(replay)) {
+    const player = parseInt(params.get("player"), 10);
+    openReplay(replay, parseInt(params.get("turn"), 10) || 0, Number.isInteger(player) ? player : null);
+    return;
+  }
+  const watched = parseInt(params.get("watch"), 10);
+  if (Number.isInteger(watched)) {
+    const start = () => (state.connected ? watch(watched) : setTimeout(start, 200));
+    start();
+  }
+}
+
+// -- wiring -----------------------------------------------------------------------
+
+function setUp() {
+  const name = $("#name");
+  let saved = null;
+  try {
+    saved = localStorage.getItem("gameproto.name");
+  } catch (e) {
+    saved = null;
+  }
+  name.value = saved || `player${Math.floor(Math.random() * 10000).toString().padStart(4, "0")}`;
+  name.addEventListener("change", () => {
+    try {
+      localStorage.setItem("gameproto.name", name.value.trim());
+    } catch (e) {
+      // private browsing: the name is not kept
+    }
+  });
+
+  const board = $("#board");
+  board.addEventListener("contextmenu", (event) => event.preventDefault());
+  board.addEventListener("mousedown", (event) => {
+    state.downButton = event.button;
+    if (event.button === 1) event.preventDefault();  // no autoscroll on the board
+  });
+  board.addEventListener("mouseup", (event) => {
+    const pressed = state.downButton;
+    state.downButton = null;
+    if (pressed !== event.button || !event.target.closest("svg")) return;
+    if (event.button === 1) boardClick("MIDDLE", event);
+    else if (event.button === 2) boardClick("RIGHT", event);
+  });
+  board.addEventListener("click", (event) => {
+    if (event.button !== 0 || !event.target.closest("svg")) return;
+    const click = findRequest("CLICK");
+    const buttons = click && Array.isArray(click.buttons) ? click.buttons : ["LEFT"];
+    if (click && buttons.includes("DOUBLE")) {
+      if (!buttons.includes("LEFT")) return;  // only a double click counts
+      if (event.detail > 1) return;            // the second click of a double click
+      const copy = {clientX: event.clientX, clientY: event.clientY};
+      clearTimeout(state.leftTimer);
+      state.leftTimer = setTimeout(() => boardClick("LEFT", copy), DOUBLE_CLICK_MS);
+      return;
+    }
+    boardClick("LEFT", event);
+  });
+  board.addEventListener("dblclick", (event) => {
+    if (!event.target.closest("svg")) return;
+    const click = findRequest("CLICK");
+    const buttons = click && Array.isArray(click.buttons) ? click.buttons : ["LEFT"];
+    if (!click || !buttons.includes("DOUBLE")) return;
+    clearTimeout(state.leftTimer);
+    state.leftTimer = null;
+    boardClick("DOUBLE", event);
+  });
+  board.addEventListener("mousemove", (event) => {
+    const svg = board.querySelector("svg");
+    const zones = svg ? svg.querySelectorAll("rect.zone") : [];
+    if (!zones.length) return;
+    const {x, y} = displayPoint(svg, event);
+    for (const rect of zones) {
+      const zone = {x: Number(rect.getAttribute("x")), y: Number(rect.getAttribute("y")),
+                    width: Number(rect.getAttribute("width")), height: Number(rect.getAttribute("height"))};
+      rect.classList.toggle("hover", inZone(zone, x, y));
+    }
+  });
+
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && state.confirmAction) {
+      cancelConfirm();
+      return;
+    }
+    if (state.mode === "replay" && !isTyping(event.target)) {
+      if (event.key === "ArrowRight") showTurn(state.replay.turn + 1);
+      else if (event.key === "ArrowLeft") showTurn(state.replay.turn - 1);
+      return;
+    }
+    if (state.mode !== "seated" || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (isTyping(event.target) || event.key.length !== 1) return;
+    if (event.target.closest && event.target.closest("button") && (event.key === " " || event.key === "Enter")) return;
+    if (pressKey(event.key)) event.preventDefault();
+  });
+
+  $("#confirm-yes").addEventListener("click", () => {
+    if (state.confirmAction) sendAction(state.confirmAction.action);
+  });
+  $("#confirm-no").addEventListener("click", cancelConfirm);
+  $("#text-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    sendText($("#text-input").value);
+  });
+  $("#text-input").addEventListener("input", () => $("#text-input").setCustomValidity(""));
+
+  $("#leave").addEventListener("click", () => {
+    if (state.mode === "seated" && !state.ended &&
+        !window.confirm("Leave the game? (a bot may take your seat, or you forfeit)")) return;
+    send({type: "leave"});
+  });
+  $("#close-game").addEventListener("click", () => {
+    state.mode = "lobby";
+    state.replay = null;
+    state.game = null;
+    hideGameView();
+  });
+
+  $("#replay-first").addEventListener("click", () => showTurn(0));
+  $("#replay-prev").addEventListener("click", () => showTurn(state.replay.turn - 1));
+  $("#replay-next").addEventListener("click", () => showTurn(state.replay.turn + 1));
+  $("#replay-last").addEventListener("click", () => showTurn(state.replay.turns));
+  $("#replay-turn").addEventListener("change", (event) => showTurn(event.target.value));
+  $("#replay-player").addEventListener("change", (event) => {
+    if (!state.replay) return;
+    state.replay.player = event.target.value ? parseInt(event.target.value, 10) : null;
+    showTurn(state.replay.turn);
+  });
+
+  $("#games-filter").addEventListener("change", (event) => {
+    state.games.status = event.target.value;
+    state.games.offset = 0;
+    state.games.last = "";
+    loadGames();
+  });
+  $("#games-refresh").addEventListener("click", () => {
+    state.games.last = "";
+    loadGames();
+  });
+  $("#games-prev").addEventListener("click", () => {
+    state.games.offset = Math.max(0, state.games.offset - GAMES_PAGE);
+    loadGames();
+  });
+  $("#games-next").addEventListener("click", () => {
+    state.games.offset += GAMES_PAGE;
+    loadGames();
+  });
+  setInterval(() => {
+    if (!document.hidden) loadGames();
+  }, REFRESH_MS);
+}
+
+function isTyping(target) {
+  return Boolean(target && target.closest &&
+                 target.closest("input, textarea, select, [contenteditable]"));
+}
+
+setUp();
+connect();
+loadEngines();
+loadGames();
+openFromHash();
