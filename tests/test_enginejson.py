@@ -31,7 +31,7 @@ from gameproto.games.connect4 import ENGINE as CONNECT4, connect4Bot
 from gameproto.games.tarot import TAROT, tarotBot
 from gameproto.maitretarot.server import TarotServer, TarotSettings
 
-from .test_connect4_machine import RecordingCore, TransitionTableMixin
+from .test_connect4_machine import TransitionTableMixin
 
 
 class Client:

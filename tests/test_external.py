@@ -40,6 +40,8 @@ BAD = {
     "crash": "sys.exit(3)",
     "hang": "time.sleep(600)",
     "garbage": "print('this is not JSON', flush=True)",
+    "nan": "print(json.dumps(dict(ok, game_state={'scores': [float('nan')], 'gameover': False})),"
+           " flush=True)",
     "babble": "print(json.dumps(ok)); print(json.dumps(ok), flush=True)",
     "huge": "print('[' + '1,' * (1 << 21) + '1]', flush=True)",
     "wrong": "print(json.dumps({'game_state': 'nonsense'}), flush=True)",
@@ -219,6 +221,10 @@ class ExternalTests(TestCase):
 
     def test_garbage(self) -> Any:
         return self.misbehave("garbage", "not JSON")
+
+    def test_notANumber(self) -> Any:
+        """NaN is not JSON, though Python writes and reads it."""
+        return self.misbehave("nan", "not JSON")
 
     def test_babble(self) -> Any:
         return self.misbehave("babble", "nobody asked for")

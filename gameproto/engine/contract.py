@@ -316,9 +316,13 @@ DEFAULT_MAX_LENGTH = 64
 
 
 def _number(value: JSON) -> float | None:
+    """A finite JSON number, or None (booleans, strings, NaN, infinities, huge integers)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
-    return value if math.isfinite(value) else None
+    try:
+        return value if math.isfinite(value) else None
+    except OverflowError:
+        return None
 
 
 def checkAction(
@@ -607,11 +611,12 @@ def requestedActionFromJSON(data: JSON) -> RequestedAction:
         raise MalformedJSON("a requested action must be a CLICK, KEY or TEXT object")
     zones = data.get("zones")
     if zones is not None:
-        try:
-            zones = tuple(Zone(float(z["x"]), float(z["y"]), float(z["width"]),
-                               float(z["height"])) for z in zones)
-        except (TypeError, KeyError, ValueError):
-            raise MalformedJSON("zones must be rectangles x, y, width, height") from None
+        sides = ("x", "y", "width", "height")
+        if not isinstance(zones, list) or not all(
+                isinstance(z, dict) and all(_number(z.get(side)) is not None for side in sides)
+                for z in zones):
+            raise MalformedJSON("zones must be rectangles of finite numbers x, y, width, height")
+        zones = tuple(Zone(*(float(z[side]) for side in sides)) for z in zones)
     buttons = data.get("buttons")
     if buttons is not None:
         if not isinstance(buttons, list) or not all(b in BUTTONS for b in buttons):

@@ -20,7 +20,7 @@ import shlex
 import sys
 from collections import deque
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence
 
 import attrs
 from twisted.internet import error as netError
@@ -126,6 +126,11 @@ class EngineManifest:
         return [first, *rest]
 
 
+def _notJSON(constant: str) -> None:
+    """NaN and infinities: Python reads them, JSON has none (and browsers refuse them)."""
+    raise ValueError(f"{constant} is not JSON")
+
+
 class EngineProcess(ProcessProtocol):
     """
     One running engine program: one request line out, one answer line back,
@@ -178,8 +183,8 @@ class EngineProcess(ProcessProtocol):
                 self._fail(f"the engine {self.name} wrote a line nobody asked for")
                 return
             try:
-                answer = json.loads(line)
-            except ValueError:
+                answer = json.loads(line, parse_constant=_notJSON)
+            except (ValueError, RecursionError):
                 self._fail(f"the engine {self.name} wrote something that is not JSON")
                 return
             waiting = self._pending.popleft()

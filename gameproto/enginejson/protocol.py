@@ -125,5 +125,6 @@ class EngineJsonClientProtocol(WireProtocol):
         if hook is not None:
             hook(message)
 
-    def send(self, message: dict[str, Any]) -> None:
-        self.sendMessage(message)
+    def send(self, message: dict[str, Any] | wire.ClientMessage) -> None:
+        """Send a message: a dict, or one of L{wire}'s client messages."""
+        self.sendMessage(message if isinstance(message, dict) else message.asJSON())

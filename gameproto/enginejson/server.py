@@ -35,7 +35,7 @@ from gameproto.enginejson.protocol import EngineJsonServerProtocol
 
 if TYPE_CHECKING:
     from gameproto.connect4.server import Connect4Server
-    from gameproto.maitretarot.server import TarotServer, TarotSession
+    from gameproto.maitretarot.server import TarotServer
 
 log = Logger(namespace="gameproto.enginejson")
 

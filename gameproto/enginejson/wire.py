@@ -38,6 +38,10 @@ class Create:
     join: bool = True
     name: str = "player"
 
+    def asJSON(self) -> dict[str, JSON]:
+        return {"type": "create", "engine": self.engine, "init": self.init,
+                "bots": list(self.bots), "join": self.join, "name": self.name}
+
 
 @attrs.frozen
 class Join:
@@ -47,6 +51,12 @@ class Join:
     player: int | None = None
     name: str = "player"
 
+    def asJSON(self) -> dict[str, JSON]:
+        described: dict[str, JSON] = {"type": "join", "game": self.game, "name": self.name}
+        if self.player is not None:
+            described["player"] = self.player
+        return described
+
 
 @attrs.frozen
 class Queue:
@@ -55,12 +65,18 @@ class Queue:
     engine: str
     name: str = "player"
 
+    def asJSON(self) -> dict[str, JSON]:
+        return {"type": "queue", "engine": self.engine, "name": self.name}
+
 
 @attrs.frozen
 class Watch:
     """Follow game ``game`` as a spectator."""
 
     game: int
+
+    def asJSON(self) -> dict[str, JSON]:
+        return {"type": "watch", "game": self.game}
 
 
 @attrs.frozen
@@ -69,10 +85,16 @@ class Action:
 
     action: dict[str, JSON]
 
+    def asJSON(self) -> dict[str, JSON]:
+        return {"type": "action", "action": self.action}
+
 
 @attrs.frozen
 class Leave:
     """Leave the game (a bot takes the seat if the engine has one)."""
+
+    def asJSON(self) -> dict[str, JSON]:
+        return {"type": "leave"}
 
 
 ClientMessage = Create | Join | Queue | Watch | Action | Leave
