@@ -149,6 +149,12 @@ class Options(usage.Options):
          "each action; past it the engine's bot plays it, or the seat resigns.", _seconds],
         ["engine-answer-timeout", None, 5.0,
          "Seconds an external engine has to answer; past it its game is aborted.", _seconds],
+        ["engine-idle-timeout", None, 600.0,
+         "Seconds an engine JSON connection may stay in the lobby (no game, queue or watch) "
+         "without sending anything; past it it is closed.", _seconds],
+        ["engine-open-seat-timeout", None, 3600.0,
+         "Seconds a game of the engine JSON protocol waits for a player to take an open "
+         "seat it asks to act; past it the game is aborted.", _seconds],
     ]
 
     def __init__(self) -> None:
@@ -197,7 +203,9 @@ class Options(usage.Options):
             botDelay=self["maitretarot-bot-delay"],
         )
         self["enginejson"] = EngineJsonSettings(
-            timeout=self["engine-timeout"], engineTimeout=self["engine-answer-timeout"])
+            timeout=self["engine-timeout"], engineTimeout=self["engine-answer-timeout"],
+            idleTimeout=self["engine-idle-timeout"],
+            openSeatTimeout=self["engine-open-seat-timeout"])
         try:
             self["manifests"] = externalManifests(self["engines"], self["engine"])
         except ManifestError as e:

@@ -287,6 +287,71 @@ class GameTests(SynchronousTestCase):
         self.assertEqual(client.state, "lobby")
         self.assertTrue(all(isinstance(h, OpenSeat) for h in harness.server.hosted[game].holders))
 
+    def test_openSeatTimeout(self) -> None:
+        """
+        A game asking an open seat to act waits for a player that long, then
+        is aborted with its record kept; a player who joins in time stops it.
+        """
+        harness = Harness(openSeatTimeout=60)
+        client = harness.connect()
+        client.send({"type": "create", "engine": "connect4", "init": {}, "join": False})
+        game = client.last("created")["game"]
+        table = harness.server.hosted[game]
+        watcher = harness.connect()
+        watcher.send({"type": "watch", "game": game})
+        harness.clock.advance(59.9)
+        self.assertFalse(table.finished)
+        harness.clock.advance(0.1)
+        self.assertTrue(table.finished)
+        self.assertNotIn(game, harness.server.hosted)
+        record = harness.store.get(game)
+        self.assertEqual(record.error, "nobody took player 1's seat in time")
+        ended = watcher.last("ended")
+        self.assertEqual((ended["game"], ended["error"]), (game, record.error))
+
+        client.send({"type": "create", "engine": "connect4", "init": {}, "join": False})
+        game = client.last("created")["game"]
+        table = harness.server.hosted[game]
+        harness.clock.advance(59)
+        client.send({"type": "join", "game": game, "player": 1})
+        self.assertEqual(client.last("seated")["player"], 1)
+        harness.clock.advance(59)
+        client.click(client.last("instructions"))
+        self.assertEqual(table.turn, 1)
+        harness.clock.advance(60)  # player 2's seat is open and asked
+        self.assertEqual(harness.store.get(game).error, "nobody took player 2's seat in time")
+        self.assertEqual(client.last("ended")["error"], harness.store.get(game).error)
+        self.assertEqual(client.state, "lobby")
+
+    def test_idleInTheLobby(self) -> None:
+        """
+        A connection that sends nothing in the lobby for the idle time is
+        told why and closed; each message starts the time again, and a
+        seated player may wait longer for the others.
+        """
+        harness = Harness(idleTimeout=100)
+        client = harness.connect()
+        harness.clock.advance(99)
+        client.send({"type": "leave"})
+        harness.clock.advance(99)
+        self.assertFalse(client.transport.disconnecting)
+        client.send({"type": "create", "engine": "connect4", "init": {}, "join": False})
+        game = client.last("created")["game"]
+        other = harness.connect()
+        other.send({"type": "join", "game": game, "player": 2})
+        harness.clock.advance(99.9)
+        self.assertFalse(client.transport.disconnecting)
+        harness.clock.advance(0.1)
+        self.assertTrue(client.transport.disconnecting)
+        self.assertEqual(client.last("problem")["message"],
+                         "nothing received for 100 s in the lobby: closing")
+        harness.clock.advance(250)  # player 1's seat is open: player 2 waits, still connected
+        self.assertEqual(other.state, "seated")
+        self.assertFalse(other.transport.disconnecting)
+        other.send({"type": "leave"})
+        harness.clock.advance(100)
+        self.assertTrue(other.transport.disconnecting)
+
     def test_botsNeedABot(self) -> None:
         client = Harness().connect()
         client.send({"type": "create", "engine": "connect4", "init": {}, "bots": [3]})
@@ -469,7 +534,7 @@ class PlayerMachineTests(TransitionTableMixin, SynchronousTestCase):
     inputs: dict[str, tuple[Any, ...]] = {
         "create": (create,), "join": (join,), "queue": (queue,), "watch": (watch,),
         "action": (action,), "leave": (), "malformed": ("why",), "seated": (),
-        "watching": (), "refused": (), "gameEnded": (), "connectionLost": (),
+        "watching": (), "refused": (), "gameEnded": (), "connectionLost": (), "idle": (),
     }
     paths = {
         "lobby": [], "creating": ["create"], "joining": ["join"], "queued": ["queue"],
@@ -511,5 +576,7 @@ class PlayerMachineTests(TransitionTableMixin, SynchronousTestCase):
                    "watching"):
         table[(_state, "malformed")] = (_state, [("badFormat", ("why",))])
         table[(_state, "connectionLost")] = ("closed", [("cleanUp", ())])
+        table[(_state, "idle")] = (_state, [("keepWaiting", ())])
+    table[("lobby", "idle")] = ("closed", [("dropIdle", ())])
     for _name in inputs:
         table[("closed", _name)] = ("closed", [])

@@ -268,6 +268,8 @@ class ExternalTests(TestCase):
         self.assertEqual(restored, [created["game"]])
         twin = again.hosted[created["game"]]
         self.assertEqual(twin.engine.display(1).asJSON(), table.engine.display(1).asJSON())
+        for live in (table, twin):  # their open seats' clocks run
+            live.abort("the test is over")
         twin.engine.stop()
         yield twin.engine.process.ended
 

@@ -95,11 +95,25 @@ class KnobTests(SynchronousTestCase):
                      "connect4-connect-timeout", "connect4-first-move-bonus",
                      "connect4-rematch-delay", "maitretarot-timeout",
                      "maitretarot-bots-after", "maitretarot-bot-delay", "engines",
-                     "engine-timeout", "engine-answer-timeout"):
+                     "engine-timeout", "engine-answer-timeout", "engine-open-seat-timeout",
+                     "engine-idle-timeout", "db"):
             self.assertIn(f"--{name}=", text)
         self.assertIn("web=tcp:8080", text)
         self.assertIn("maitretarot=tcp:4001", text)
         self.assertIn("--engine=", text)
+
+    def test_engineKnobs(self) -> None:
+        from gameproto.enginejson.server import EngineJsonSettings
+
+        self.assertEqual(parse()["enginejson"], EngineJsonSettings())
+        options = parse("--engine-timeout", "7", "--engine-answer-timeout", "2",
+                        "--engine-open-seat-timeout", "90", "--engine-idle-timeout", "30")
+        self.assertEqual(options["enginejson"],
+                         EngineJsonSettings(timeout=7, engineTimeout=2, openSeatTimeout=90,
+                                            idleTimeout=30))
+        for argv in (("--engine-timeout", "0"), ("--engine-answer-timeout", "nan"),
+                     ("--engine-open-seat-timeout", "-1")):
+            self.assertRaises(usage.UsageError, parse, *argv)
 
     def test_tarotKnobs(self) -> None:
         from gameproto.maitretarot.server import TarotSettings

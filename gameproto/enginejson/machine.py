@@ -31,6 +31,7 @@ class PlayerInputs(Protocol):
     def refused(self) -> None: "The request could not be granted (the problem was told)."
     def gameEnded(self) -> None: "The game is over (or aborted)."
     def connectionLost(self) -> None: "The connection is gone."
+    def idle(self) -> None: "Nothing came from the client for the idle time."
 
 
 class PlayerCore(Protocol):
@@ -46,6 +47,8 @@ class PlayerCore(Protocol):
     def stopWatching(self) -> None: "Stop following the game."
     def left(self) -> None: "Tell the client it is back in the lobby."
     def cleanUp(self) -> None: "The connection is gone: give up seat, queue or watch."
+    def dropIdle(self) -> None: "Close a connection that stayed idle in the lobby."
+    def keepWaiting(self) -> None: "Idle, but in a game, queue or request: time again."
 
 
 def _build() -> type:
@@ -133,8 +136,18 @@ def _build() -> type:
         def lost(machine: PlayerInputs, core: PlayerCore) -> None:
             core.cleanUp()
 
+    # Only the lobby has an idle time: a game, a queue or a watch has its own.
+    @lobby.upon(PlayerInputs.idle).to(closed)
+    def idle(machine: PlayerInputs, core: PlayerCore) -> None:
+        core.dropIdle()
+
+    for state in (creating, joining, queued, seated, starting, watching):
+        @state.upon(PlayerInputs.idle).loop()
+        def busyIdle(machine: PlayerInputs, core: PlayerCore) -> None:
+            core.keepWaiting()
+
     for name in ("create", "join", "queue", "watch", "action", "leave", "malformed", "seated",
-                 "watching", "refused", "gameEnded", "connectionLost"):
+                 "watching", "refused", "gameEnded", "connectionLost", "idle"):
         closed.upon(getattr(PlayerInputs, name)).loop()(lambda machine, core, *args: None)
     # A seat granted (matchmaking) or a game ending while already seated.
     seated.upon(PlayerInputs.seated).loop().returns(None)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from twisted.internet.protocol import connectionDone
 from twisted.logger import Logger
+from twisted.protocols.policies import TimeoutMixin
 from twisted.python.failure import Failure
 
 from gameproto.enginejson import wire
@@ -26,11 +27,12 @@ def _line(message: dict[str, Any]) -> bytes:
     return wire.encode(message) + b"\n"
 
 
-class EngineJsonServerProtocol(WireProtocol):
+class EngineJsonServerProtocol(TimeoutMixin, WireProtocol):
     """
     The server side of one engine JSON connection, TCP (JSON lines) or
     WebSocket (one text message each).  L{messageReceived} and
-    L{sendMessage} see every message in and out.
+    L{sendMessage} see every message in and out.  A connection that sends
+    nothing for the server's idle time while in the lobby is closed.
     """
 
     factory: EngineJsonServerFactory
@@ -42,11 +44,15 @@ class EngineJsonServerProtocol(WireProtocol):
         super().connectionMade()
         self._reader = wire.LineReader()
         log.info("engine connection from {peer}", peer=self.peer)
-        self.player = self.factory.server.newPlayer(self)
+        server = self.factory.server
+        self.callLater = server.clock.callLater
+        self.player = server.newPlayer(self)
+        self.setTimeout(server.settings.idleTimeout)
         self.sendMessage({"type": "hello", "protocol": "gameproto engine JSON 1",
                           "engines": [e.name for e in self.factory.server.registry]})
 
     def dataReceived(self, data: bytes) -> None:
+        self.resetTimeout()
         for line in self._reader.feed(data):
             if self._closing:
                 return
@@ -83,7 +89,11 @@ class EngineJsonServerProtocol(WireProtocol):
     def who(self) -> str:
         return f"{self.player.name}@{self.peer}" if hasattr(self, "player") else self.peer
 
+    def timeoutConnection(self) -> None:
+        self.player.machine.idle()
+
     def connectionLost(self, reason: Failure = connectionDone) -> None:
+        self.setTimeout(None)
         super().connectionLost(reason)
         log.info("engine {who} disconnected", who=self.who())
         self.player.machine.connectionLost()

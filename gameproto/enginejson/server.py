@@ -55,21 +55,35 @@ class EngineJsonSettings:
     """Time a player seated in a game hosted here has for each action."""
     engineTimeout: float = attrs.field(default=5.0, validator=_seconds)
     """Time an external engine has to answer."""
+    idleTimeout: float = attrs.field(default=600.0, validator=_seconds)
+    """Time a connection may stay in the lobby without sending anything."""
+    openSeatTimeout: float = attrs.field(default=3600.0, validator=_seconds)
+    """
+    Time a game waits for a player to take an open seat the game asks to
+    act; past it the game is aborted (its record kept), so that no game
+    waits for nobody for ever.
+    """
 
 
 class OpenSeat:
-    """A seat nobody holds yet (or any more): the game waits for a player to join."""
+    """
+    A seat nobody holds yet (or any more): the game waits for a player to
+    join, ``timeout`` seconds at most once the seat is asked to act.
+    """
 
     name = "(open)"
 
+    def __init__(self, timeout: float | None = None) -> None:
+        self.timeout = timeout
+
     def turnTimeout(self, table: Table, seat: Seat) -> float | None:
-        return None
+        return self.timeout
 
     def update(self, table: Table, seat: Seat, instructions: Instructions) -> None:
         pass
 
     def timedOut(self, table: Table, seat: Seat) -> None:
-        pass
+        table.abort(f"nobody took player {seat + 1}'s seat in time")
 
 
 class JsonSeat:
@@ -250,6 +264,14 @@ class EngineJsonPlayer:
         self.leaveQueue()
         self.stopWatching()
 
+    def dropIdle(self) -> None:
+        seconds = self.server.settings.idleTimeout
+        self.problem(f"nothing received for {seconds:g} s in the lobby: closing")
+        self.protocol.dropConnection(f"idle for {seconds:g} s in the lobby")
+
+    def keepWaiting(self) -> None:
+        self.protocol.setTimeout(self.server.settings.idleTimeout)
+
 
 class EngineJsonServer(GameServer[EngineJsonSettings]):
     """
@@ -294,6 +316,9 @@ class EngineJsonServer(GameServer[EngineJsonSettings]):
 
         return JsonSeat(player, lambda table, seat: self.settings.timeout, expired)
 
+    def _openSeat(self) -> OpenSeat:
+        return OpenSeat(self.settings.openSeatTimeout)
+
     def _host(self, table: Table) -> None:
         self.hosted[table.id] = table
         table.whenFinished().addBoth(lambda result: self.hosted.pop(table.id, None))
@@ -322,7 +347,7 @@ class EngineJsonServer(GameServer[EngineJsonSettings]):
                 stopEngine(game)
                 return f"bots must be players 1..{game.players}"
             holders: list[Any] = [
-                BotSeat(bot, self.clock, f"bot{n + 1}") if n + 1 in bots else OpenSeat()
+                BotSeat(bot, self.clock, f"bot{n + 1}") if n + 1 in bots else self._openSeat()
                 for n in range(game.players)
             ]
             table = Table(factory, game, holders, self.clock, self.store)
@@ -385,7 +410,7 @@ class EngineJsonServer(GameServer[EngineJsonSettings]):
         if table.id in self.hosted and not table.finished:
             bot = table.factory.bot(dict(table.engine.params))
             table.replace(seat.seat, BotSeat(bot, self.clock, f"bot{seat.seat + 1}")
-                          if bot is not None else OpenSeat())
+                          if bot is not None else self._openSeat())
         elif self.connect4 is not None and table in self.connect4.tables:
             table.resign(seat.seat)
         elif seat.place >= 0 and self.tarot is not None:
@@ -468,7 +493,7 @@ class EngineJsonServer(GameServer[EngineJsonSettings]):
                 bot = factory.bot(dict(engine.params))
                 holders: list[Any] = [
                     BotSeat(bot, self.clock, name) if bot is not None and name.startswith("bot")
-                    else OpenSeat() for name in record.seats
+                    else self._openSeat() for name in record.seats
                 ]
                 table = Table(factory, engine, holders, self.clock, self.store, record)
                 self._host(table)

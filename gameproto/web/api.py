@@ -29,6 +29,7 @@ from gameproto.engine.contract import Errors, GameEngine
 from gameproto.engine.external import ExternalEngine
 from gameproto.engine.record import GameRecord, GameSummary, replayLater
 from gameproto.engine.table import Table
+from gameproto.enginejson.server import OpenSeat
 
 log = Logger(namespace="gameproto.web")
 
@@ -271,7 +272,7 @@ class Games(JSONResource):
         if table is not None:
             entry["seats"] = list(table.record.seats)
             entry["open"] = [n + 1 for n, h in enumerate(table.holders)
-                             if type(h).__name__ == "OpenSeat"]
+                             if isinstance(h, OpenSeat)]
             entry["joinable"] = summary.id in self.games.hosted
         return entry
 
@@ -334,7 +335,7 @@ class Game(JSONResource):
             entry["game_state"] = instructions.game_state.asJSON()
             entry["waiting_for"] = sorted(s + 1 for s in table.waiting)
             entry["open"] = [n + 1 for n, h in enumerate(table.holders)
-                             if type(h).__name__ == "OpenSeat"]
+                             if isinstance(h, OpenSeat)]
             entry["joinable"] = record.id in self.games.hosted
         else:
             entry["game_state"] = {"scores": record.scores, "gameover": True}
