@@ -221,7 +221,7 @@ class EngineProcess(ProcessProtocol):
             self.kill()
 
     def stop(self) -> None:
-        """End the program: close its input, and kill it if it is still there."""
+        """End the program (killed: the game is over or given up, nothing more is asked of it)."""
         if self.failure is None:
             self.failure = f"the engine {self.name} was stopped"
         if not self._exited:
