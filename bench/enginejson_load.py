@@ -3,10 +3,11 @@
 Actions per second through gameproto's engine JSON protocol, with every game
 record written to SQLite, and the same load with storage off.
 
-    python bench/enginejson_load.py                  # ~70 s, prints a table
-    python bench/enginejson_load.py --quick          # ~15 s smoke run
-    python bench/enginejson_load.py --workloads bot,pvp --repeat 2
+    python bench/enginejson_load.py                  # ~90 s, prints a table
+    python bench/enginejson_load.py --quick          # ~20 s smoke run
+    python bench/enginejson_load.py --workloads pvp --repeat 3
     python bench/enginejson_load.py --stores sqlite,off --py-spy /tmp/ej   # server hot spots
+    python bench/enginejson_load.py --stores ""      # the direct phase alone, ~6 s
     python bench/enginejson_load.py --json out.json  # the figures as JSON too
 
 Two kinds of phase:
@@ -17,7 +18,8 @@ direct
     ``actionAccepted`` per action, ``gameFinished``, as a table calls them)
     written to ``SQLiteRecordStore`` on a file, to ``SQLiteRecordStore``
     on ``:memory:``, and to a store that keeps nothing: the CPU each costs
-    per action, without any server around it.
+    per action without any server around it, and for the file the write()
+    calls and the bytes sent to the disk (``/proc/self/io``) per action.
 network runs
     For each ``--workloads`` x ``--stores`` (``--repeat`` times, the stores
     interleaved): a fresh server, run as an operator runs it (``twistd -n
@@ -29,12 +31,15 @@ network runs
     random zone of the CLICK the instructions request of them.
 
     Workloads:
-      bot  each client creates a Connect Four game against the server's bot
-           (``{"type":"create","engine":"connect4","init":{},"bots":[2]}``)
-           and, when it ends, creates another.
-      pvp  clients in pairs: one creates a game with no bot, the other joins
-           it (``{"type":"join","game":ID}``); they play each other, then
-           the creator creates the next game.
+      pvp  clients in pairs: one creates a Connect Four game with no bot
+           (``{"type":"create","engine":"connect4","init":{},"bots":[]}``),
+           the other joins it (``{"type":"join","game":ID}``); they play
+           each other, then the creator creates the next game.  What the
+           protocol and the store cost per action.
+      bot  each client creates a game against the server's bot
+           (``"bots":[2]``) and, when it ends, creates another.  The bot's
+           search runs in the server's reactor and costs far more than
+           the rest: this measures the bot, and what it does to latency.
 
     Stores:
       sqlite  ``--db`` a file in a temporary directory: each accepted
@@ -54,8 +59,9 @@ network runs
     (``ack``) and to reading the next instructions that ask this client to
     act again or end the game (``turn``: the bot's or the opponent's move
     included), errors, bytes the clients read per action, the CPU of the
-    server (per action too), of this process and of every other process,
-    and the server's RSS.  Then the clients close (the server's bots finish
+    server (per action too), of this process and of every other process
+    (a busy neighbour on either core lowers every figure), the server's
+    write() calls and bytes sent to the disk per action, and its RSS.  Then the clients close (the server's bots finish
     their games), the server stops, and for ``sqlite`` the database is read
     with ``sqlite3``: its size, its games and actions, and whether every
     game a client saw end is there, finished, with as many actions as that
@@ -129,6 +135,11 @@ def twistdWithoutStore(argv: list[str]) -> None:
     sys.argv = ["twistd", *argv]
     run()
 
+
+for _i, _arg in enumerate(sys.argv[:-1]):
+    # The direct phase measures the server's store: with --server-tree, that tree's.
+    if _arg == "--server-tree" and (Path(sys.argv[_i + 1]) / "gameproto").is_dir():
+        sys.path.insert(0, str(Path(sys.argv[_i + 1]).resolve()))
 
 if __name__ == "__main__" and sys.argv[1:2] == [NO_STORE]:
     twistdWithoutStore(sys.argv[2:])
@@ -428,6 +439,7 @@ def directPhase(args: argparse.Namespace, work: Path) -> dict[str, Any]:
             store: Any = (SQLiteRecordStore(str(path)) if kind == "sqlite"
                           else SQLiteRecordStore(":memory:") if kind == "memdb" else NullStore())
             seatsChanged = getattr(store, "seatsChanged", None)
+            io0 = processIo(os.getpid())
             cpu0, wall0 = time.process_time(), now()
             inActions = 0.0
             for g in range(games):
@@ -448,10 +460,13 @@ def directPhase(args: argparse.Namespace, work: Path) -> dict[str, Any]:
                 record.finished, record.scores = time.time(), [1, 0]
                 store.gameFinished(record)
             cpu, wall = time.process_time() - cpu0, now() - wall0
+            io = processIo(os.getpid())
             store.close()
             figures = {"cpu_us_per_action": 1e6 * cpu / n, "wall_us_per_action": 1e6 * wall / n,
                        "insert_cpu_us": 1e6 * inActions / n,
-                       "game_cpu_us_besides_actions": 1e6 * (cpu - inActions) / games}
+                       "game_cpu_us_besides_actions": 1e6 * (cpu - inActions) / games,
+                       "write_calls_per_action": (io["syscw"] - io0["syscw"]) / n,
+                       "disk_bytes_per_action": (io["write_bytes"] - io0["write_bytes"]) / n}
             if kind == "sqlite":
                 size = sum(f.stat().st_size for f in work.glob(path.name + "*") if f.is_file())
                 figures["bytes_per_action"] = size / n
@@ -518,7 +533,12 @@ async def networkRun(args: argparse.Namespace, work: Path, workload: str, store:
         "games_at_once": args.players if workload == "bot" else args.players // 2,
         "server_log": logfile or "discarded", "py_spy": spyFile}
     try:
-        await waitListening(child, port)
+        try:
+            await waitListening(child, port)
+        except RuntimeError as e:
+            child.stop()
+            tail = child.output.name and Path(child.output.name).read_text(errors="replace")
+            raise RuntimeError(f"{e}:\n{tail[-3000:]}") from None
         pid = child.pid
         await sleep(0.3)
         result["server_rss_start_kib"] = rssKiB(pid)
@@ -527,8 +547,9 @@ async def networkRun(args: argparse.Namespace, work: Path, workload: str, store:
         if spyFile:
             command = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
             # A child of this process: it runs on the bench's core, not the server's.
+            # It takes a moment to attach: a second less, so as not to outlast the window.
             spy = Child("py-spy", [command, "record", "--pid", str(pid), "--duration",
-                                   str(max(1, int(args.seconds))), "--rate", "200",
+                                   str(max(1, int(args.seconds) - 1)), "--rate", "200",
                                    "--format", "raw", "--output", spyFile],
                         args.seconds + 30, work / f"py-spy-{name}.out", None)
         rssBefore = rssKiB(pid)
@@ -661,7 +682,11 @@ def report(results: dict[str, Any]) -> str:
             if "insert_cost_us" in d:
                 rows.append((f"{kind}: over off, per actionAccepted / per game's other rows (us)",
                              f"{fmt(d['insert_cost_us'], 1)} / {fmt(d['game_cost_us'], 1)}"))
-        rows.append(("sqlite file per action (bytes)", fmt(direct["sqlite"].get("bytes_per_action"), 0)))
+        sqlite = direct["sqlite"]
+        rows.append(("sqlite: write() calls, bytes to disk, bytes in the file per action",
+                     f"{fmt(sqlite['write_calls_per_action'], 2)}, "
+                     f"{fmt(sqlite['disk_bytes_per_action'], 0)}, "
+                     f"{fmt(sqlite.get('bytes_per_action'), 0)}"))
         table(f"direct: the record store alone, {fmt(direct['games'])} games of "
               f"{direct['actions_per_game']} actions, best of {direct['rounds']} rounds", rows)
     for r in results.get("runs", []):

@@ -16,7 +16,7 @@ from twisted.logger import Logger
 from gameproto.connect4 import wire
 from gameproto.connect4.machine import ServerInputs, ServerMachine
 from gameproto.connect4.protocol import Connect4ServerProtocol
-from gameproto.engine.clock import Deadline
+from gameproto.engine.clock import Deadline, positiveSeconds
 from gameproto.engine.contract import Errors, Instructions, Seat
 from gameproto.engine.lobby import MatchQueue
 from gameproto.engine.record import RecordStore
@@ -35,26 +35,21 @@ def _size(instance: object, attribute: attrs.Attribute[int], value: int) -> None
         raise ValueError(f"{attribute.name} must be between {MIN_SIZE} and {MAX_SIZE}, got {value}")
 
 
-def _positive(instance: object, attribute: attrs.Attribute[float], value: float) -> None:
-    if not value > 0:
-        raise ValueError(f"{attribute.name} must be a positive number of seconds, got {value}")
-
-
 @attrs.frozen
 class Connect4Settings:
     """The server's knobs; times in seconds."""
 
     width: int = attrs.field(default=DEFAULT_WIDTH, validator=_size)
     height: int = attrs.field(default=DEFAULT_HEIGHT, validator=_size)
-    timeout: float = attrs.field(default=3.0, validator=_positive)
+    timeout: float = attrs.field(default=3.0, validator=positiveSeconds)
     """Time for each move (``timeout``)."""
     firstMoveBonus: float = attrs.field(default=1.0, validator=attrs.validators.ge(0))
     """Extra time for the first move of a game (the document's ``timeout + 1``)."""
-    resendTimeout: float = attrs.field(default=1.0, validator=_positive)
+    resendTimeout: float = attrs.field(default=1.0, validator=positiveSeconds)
     """Time to send another move after ERR_INVALID_COLUMN."""
-    choiceTimeout: float = attrs.field(default=10.0, validator=_positive)
+    choiceTimeout: float = attrs.field(default=10.0, validator=positiveSeconds)
     """Time to JOIN_QUEUE after GAME_END (``choice_timeout``)."""
-    connectTimeout: float = attrs.field(default=10.0, validator=_positive)
+    connectTimeout: float = attrs.field(default=10.0, validator=positiveSeconds)
     """Time for a new connection to send an acceptable CONNECT."""
     rematchDelay: float = attrs.field(default=1.0, validator=attrs.validators.ge(0))
     """How long the queue waits for someone else before matching two players who just met."""

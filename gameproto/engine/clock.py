@@ -5,9 +5,21 @@ drive them with L{twisted.internet.task.Clock}.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
+
+
+def positiveSeconds(instance: object, attribute: Any, value: float) -> None:
+    """An attrs validator for a time that must be over zero (NaN refused)."""
+    if not value > 0:
+        raise ValueError(f"{attribute.name} must be a positive number of seconds, got {value}")
+
+
+def seconds(instance: object, attribute: Any, value: float) -> None:
+    """An attrs validator for a time that may be zero (NaN refused)."""
+    if not value >= 0:
+        raise ValueError(f"{attribute.name} must be a number of seconds, got {value}")
 
 
 class Deadline:

@@ -7,7 +7,7 @@ engine is deterministic given its init values and the actions it accepted.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Mapping, Protocol
+from typing import Any, Callable, Generator, Literal, Mapping, Protocol
 
 import attrs
 
@@ -128,16 +128,17 @@ class ReplayError(Exception):
     """A record does not replay: unknown engine, or an action its engine refuses."""
 
 
-def replay(
-    factory: EngineFactory, record: GameRecord, turn: int | None = None
-) -> GameEngine:
+def _rebuild(
+    factory: EngineFactory, record: GameRecord, turn: int | None
+) -> Generator[Callable[[], Any], Any, GameEngine]:
     """
-    Rebuild ``record``'s game after its first ``turn`` actions (all of them
-    when ``turn`` is None).
+    The steps of a replay, written once for L{replay} and L{replayLater}:
+    each ``yield`` hands over a call (start the engine, play an action) and
+    gets its result back, at once or when a Deferred fires.
     """
     if factory.name != record.engine:
         raise ReplayError(f"record {record.id} is a {record.engine} game, not {factory.name}")
-    engine = factory.start(record.params, record.initvalues)
+    engine = yield lambda: factory.start(record.params, record.initvalues)
     if isinstance(engine, Errors):
         raise ReplayError(f"record {record.id} does not start: {engine.asJSON()}")
     actions = record.actions if turn is None else record.actions[: max(turn, 0)]
@@ -145,12 +146,26 @@ def replay(
         if recorded.kind == "resign":
             engine.resign(recorded.seat)
             continue
-        outcome = engine.act(recorded.seat, recorded.action)
+        outcome = yield lambda: engine.act(recorded.seat, recorded.action)
         if isinstance(outcome, Errors):
-            raise ReplayError(
-                f"record {record.id}: action {index} refused: {outcome.asJSON()}"
-            )
+            raise ReplayError(f"record {record.id}: action {index} refused: {outcome.asJSON()}")
     return engine
+
+
+def replay(
+    factory: EngineFactory, record: GameRecord, turn: int | None = None
+) -> GameEngine:
+    """
+    Rebuild ``record``'s game after its first ``turn`` actions (all of them
+    when ``turn`` is None).
+    """
+    steps = _rebuild(factory, record, turn)
+    try:
+        call = next(steps)
+        while True:
+            call = steps.send(call())
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
 
 
 class RecordStore(Protocol):
@@ -212,25 +227,16 @@ def replayLater(factory: EngineFactory, record: GameRecord, turn: int | None = N
     L{replay} for engines of any kind, those in another process included:
     a Deferred firing with the game after its first ``turn`` actions.
     """
-    from twisted.internet.defer import Deferred, inlineCallbacks, maybeDeferred
+    from twisted.internet.defer import inlineCallbacks, maybeDeferred
 
     @inlineCallbacks
-    def rebuild() -> Any:
-        if factory.name != record.engine:
-            raise ReplayError(f"record {record.id} is a {record.engine} game, not {factory.name}")
-        engine = yield maybeDeferred(factory.start, record.params, record.initvalues)
-        if isinstance(engine, Errors):
-            raise ReplayError(f"record {record.id} does not start: {engine.asJSON()}")
-        actions = record.actions if turn is None else record.actions[: max(turn, 0)]
-        for index, recorded in enumerate(actions):
-            if recorded.kind == "resign":
-                engine.resign(recorded.seat)
-                continue
-            outcome = yield maybeDeferred(engine.act, recorded.seat, recorded.action)
-            if isinstance(outcome, Errors):
-                raise ReplayError(
-                    f"record {record.id}: action {index} refused: {outcome.asJSON()}")
-        return engine
+    def drive() -> Any:
+        steps = _rebuild(factory, record, turn)
+        try:
+            call = next(steps)
+            while True:
+                call = steps.send((yield maybeDeferred(call)))
+        except StopIteration as done:
+            return done.value
 
-    d: Deferred[GameEngine] = rebuild()
-    return d
+    return drive()

@@ -18,6 +18,7 @@ from twisted.internet.protocol import Factory
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
+from gameproto.engine.clock import positiveSeconds
 from gameproto.engine.contract import (
     JSON,
     EngineFactory,
@@ -42,22 +43,17 @@ log = Logger(namespace="gameproto.enginejson")
 _NICK = re.compile(r"[A-Za-z0-9_-]{1,16}")
 
 
-def _seconds(instance: object, attribute: attrs.Attribute[float], value: float) -> None:
-    if not value > 0:
-        raise ValueError(f"{attribute.name} must be a positive number of seconds, got {value}")
-
-
 @attrs.frozen
 class EngineJsonSettings:
     """The protocol's knobs; times in seconds."""
 
-    timeout: float = attrs.field(default=300.0, validator=_seconds)
+    timeout: float = attrs.field(default=300.0, validator=positiveSeconds)
     """Time a player seated in a game hosted here has for each action."""
-    engineTimeout: float = attrs.field(default=5.0, validator=_seconds)
+    engineTimeout: float = attrs.field(default=5.0, validator=positiveSeconds)
     """Time an external engine has to answer."""
-    idleTimeout: float = attrs.field(default=600.0, validator=_seconds)
+    idleTimeout: float = attrs.field(default=600.0, validator=positiveSeconds)
     """Time a connection may stay in the lobby without sending anything."""
-    openSeatTimeout: float = attrs.field(default=3600.0, validator=_seconds)
+    openSeatTimeout: float = attrs.field(default=3600.0, validator=positiveSeconds)
     """
     Time a game waits for a player to take an open seat the game asks to
     act; past it the game is aborted (its record kept), so that no game

@@ -14,7 +14,7 @@ from twisted.internet.interfaces import IReactorTime
 from twisted.internet.protocol import Factory
 from twisted.logger import Logger
 
-from gameproto.engine.clock import Deadline
+from gameproto.engine.clock import Deadline, seconds
 from gameproto.engine.contract import Errors, Event, Instructions, Seat
 from gameproto.engine.record import RecordStore
 from gameproto.engine.service import GameServer
@@ -32,20 +32,15 @@ log = Logger(namespace="gameproto.maitretarot")
 PLACES = 4
 
 
-def _seconds(instance: object, attribute: attrs.Attribute[float], value: float) -> None:
-    if not value >= 0:
-        raise ValueError(f"{attribute.name} must be a number of seconds, got {value}")
-
-
 @attrs.frozen
 class TarotSettings:
     """The server's knobs; times in seconds."""
 
-    timeout: float = attrs.field(default=60.0, validator=_seconds)
+    timeout: float = attrs.field(default=60.0, validator=seconds)
     """Time for each answer (and each identification step)."""
-    botsAfter: float = attrs.field(default=30.0, validator=_seconds)
+    botsAfter: float = attrs.field(default=30.0, validator=seconds)
     """How long a waiting table waits for players before bots fill it (0: at once)."""
-    botDelay: float = attrs.field(default=0.0, validator=_seconds)
+    botDelay: float = attrs.field(default=0.0, validator=seconds)
     """How long a bot waits before each of its moves."""
 
 
