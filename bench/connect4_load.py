@@ -999,10 +999,16 @@ async def runAll(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     return results
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parseArgs(argv)
+def runBench(args: argparse.Namespace, needed: int, prefix: str,
+             runAll: Callable[[argparse.Namespace, Path], Any],
+             report: Callable[[dict[str, Any]], str]) -> dict[str, Any] | int:
+    """
+    What every benchmark's ``main`` does: check the file limit, pin this
+    process to the first core (the server gets the second), run ``runAll``
+    in the reactor under the ``--max-seconds`` watchdog, stop every child,
+    and print the report (or the JSON).  The results, or an exit status.
+    """
     limit = raiseFileLimit()
-    needed = max(2 * args.pairs, args.idle) + 100
     if limit < needed:
         print(f"RLIMIT_NOFILE is {limit}, {needed} needed", file=sys.stderr)
         return 2
@@ -1011,7 +1017,7 @@ def main(argv: list[str] | None = None) -> int:
         cpus = sorted(os.sched_getaffinity(0))
         os.sched_setaffinity(0, {cpus[0]})
         args.server_cpu = cpus[1]
-    work = Path(tempfile.mkdtemp(prefix="connect4-bench-"))
+    work = Path(tempfile.mkdtemp(prefix=prefix))
     outcome: dict[str, Any] = {}
 
     def done(result: Any) -> None:
@@ -1035,6 +1041,8 @@ def main(argv: list[str] | None = None) -> int:
         Child.stopAll()
         if not args.keep_work:
             shutil.rmtree(work, ignore_errors=True)
+        elif work.exists():
+            print(f"work directory kept: {work}", file=sys.stderr)
     result = outcome.get("result")
     if result is None:
         print("interrupted", file=sys.stderr)
@@ -1053,14 +1061,20 @@ def main(argv: list[str] | None = None) -> int:
         if args.json:
             with open(args.json, "w") as f:
                 json.dump(result, f, indent=2)
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parseArgs(argv)
+    result = runBench(args, max(2 * args.pairs, args.idle) + 100, "connect4-bench-",
+                      runAll, report)
+    if isinstance(result, int):
+        return result
     if args.profile and "load" in result:
         printProfile(args.profile, args.profile_top)
     if args.py_spy and "load" in result and os.path.exists(args.py_spy):
         printPySpy(args.py_spy, args.profile_top)
-    if args.keep_work:
-        print(f"work directory kept: {work}", file=sys.stderr)
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -4,7 +4,7 @@ Actions per second through gameproto's engine JSON protocol, with every game
 record written to SQLite, and the same load with storage off.
 
     python bench/enginejson_load.py                  # ~90 s, prints a table
-    python bench/enginejson_load.py --quick          # ~20 s smoke run
+    python bench/enginejson_load.py --quick          # ~12 s smoke run
     python bench/enginejson_load.py --workloads pvp --repeat 3
     python bench/enginejson_load.py --stores sqlite,off --py-spy /tmp/ej   # server hot spots
     python bench/enginejson_load.py --stores ""      # the direct phase alone, ~6 s
@@ -83,7 +83,6 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -136,21 +135,21 @@ def twistdWithoutStore(argv: list[str]) -> None:
     run()
 
 
+if __name__ == "__main__" and sys.argv[1:2] == [NO_STORE]:
+    twistdWithoutStore(sys.argv[2:])
+    sys.exit(0)
+
 for _i, _arg in enumerate(sys.argv[:-1]):
     # The direct phase measures the server's store: with --server-tree, that tree's.
     if _arg == "--server-tree" and (Path(sys.argv[_i + 1]) / "gameproto").is_dir():
         sys.path.insert(0, str(Path(sys.argv[_i + 1]).resolve()))
 
-if __name__ == "__main__" and sys.argv[1:2] == [NO_STORE]:
-    twistdWithoutStore(sys.argv[2:])
-    sys.exit(0)
-
 from twisted.internet import reactor  # noqa: E402  (default reactor: epoll)
-from twisted.internet.defer import Deferred  # noqa: E402
 from twisted.internet.protocol import Protocol  # noqa: E402
 
 from bench.connect4_load import (  # noqa: E402
     Child,
+    runBench,
     OneProtocol,
     cpuSeconds,
     fmt,
@@ -158,7 +157,6 @@ from bench.connect4_load import (  # noqa: E402
     now,
     percentiles,
     printPySpy,
-    raiseFileLimit,
     rssKiB,
     selfCpu,
     serverCode,
@@ -442,6 +440,7 @@ def directPhase(args: argparse.Namespace, work: Path) -> dict[str, Any]:
             io0 = processIo(os.getpid())
             cpu0, wall0 = time.process_time(), now()
             inActions = 0.0
+            slowest, slow = 0.0, 0  # single actionAccepted calls: the longest, those over 1 ms
             for g in range(games):
                 record = GameRecord(id=store.nextId(), engine="connect4",
                                     params={"players": 2, "width": 7, "height": 6},
@@ -455,7 +454,12 @@ def directPhase(args: argparse.Namespace, work: Path) -> dict[str, Any]:
                 for turn in range(perGame):
                     action = RecordedAction(turn % 2, (g + turn) % 7, time.time())
                     record.actions.append(action)
+                    before = now()
                     store.actionAccepted(record, action)
+                    took = now() - before
+                    if took > 0.001:
+                        slow += 1
+                        slowest = max(slowest, took)
                 inActions += time.process_time() - t
                 record.finished, record.scores = time.time(), [1, 0]
                 store.gameFinished(record)
@@ -466,7 +470,8 @@ def directPhase(args: argparse.Namespace, work: Path) -> dict[str, Any]:
                        "insert_cpu_us": 1e6 * inActions / n,
                        "game_cpu_us_besides_actions": 1e6 * (cpu - inActions) / games,
                        "write_calls_per_action": (io["syscw"] - io0["syscw"]) / n,
-                       "disk_bytes_per_action": (io["write_bytes"] - io0["write_bytes"]) / n}
+                       "disk_bytes_per_action": (io["write_bytes"] - io0["write_bytes"]) / n,
+                       "calls_over_1ms": slow, "slowest_call_ms": 1000 * slowest}
             if kind == "sqlite":
                 size = sum(f.stat().st_size for f in work.glob(path.name + "*") if f.is_file())
                 figures["bytes_per_action"] = size / n
@@ -687,6 +692,9 @@ def report(results: dict[str, Any]) -> str:
                      f"{fmt(sqlite['write_calls_per_action'], 2)}, "
                      f"{fmt(sqlite['disk_bytes_per_action'], 0)}, "
                      f"{fmt(sqlite.get('bytes_per_action'), 0)}"))
+        rows.append(("sqlite: actionAccepted calls over 1 ms (the longest, ms)",
+                     f"{fmt(sqlite['calls_over_1ms'])} of {fmt(direct['actions'])} "
+                     f"({fmt(sqlite['slowest_call_ms'], 2)})"))
         table(f"direct: the record store alone, {fmt(direct['games'])} games of "
               f"{direct['actions_per_game']} actions, best of {direct['rounds']} rounds", rows)
     for r in results.get("runs", []):
@@ -753,10 +761,18 @@ def report(results: dict[str, Any]) -> str:
 # -- main ------------------------------------------------------------------------
 
 
+class _Formatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Defaults shown, but for the options whose help tells them (default None)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.default is None:
+            return action.help
+        return super()._get_help_string(action)
+
+
 def parseArgs(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0].strip(),
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+        description=__doc__.split("\n\n")[0].strip(), formatter_class=_Formatter)
     parser.add_argument("--players", type=int, default=None,
                         help="client connections (bot: as many games; pvp: half as many);"
                              " default 100, --quick 20")
@@ -764,7 +780,8 @@ def parseArgs(argv: list[str] | None = None) -> argparse.Namespace:
                         help="measured window per run; default 10, --quick 3")
     parser.add_argument("--warmup", type=float, default=None,
                         help="seconds before measuring; default 2, --quick 1")
-    parser.add_argument("--workloads", default="pvp,bot", help="comma-separated: pvp, bot")
+    parser.add_argument("--workloads", default=None,
+                        help="comma-separated: pvp, bot; default pvp,bot, --quick pvp")
     parser.add_argument("--stores", default=None,
                         help="comma-separated: sqlite (a file), memdb (--db :memory:), off;"
                              " default sqlite,off,memdb, --quick sqlite,off")
@@ -779,18 +796,20 @@ def parseArgs(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--batch", type=int, default=50,
                         help="connections per ramp-up batch (at most the listen backlog, 50)")
     parser.add_argument("--quick", action="store_true",
-                        help="a smoke run of about 20 s: 20 clients, 3 s windows, sqlite and off")
+                        help="a smoke run of about 12 s: pvp only, 20 clients, 3 s windows,"
+                             " sqlite and off")
     parser.add_argument("--server-log", default=None, metavar="PREFIX",
                         help="log the server to PREFIX.RUN (default: every log event dropped)")
     parser.add_argument("--py-spy", default=None, metavar="PREFIX",
                         help="sample each run's server with py-spy during the window (collapsed"
                              " stacks to PREFIX-RUN.txt) and print its hot spots; slows it")
-    parser.add_argument("--profile-top", type=int, default=25)
+    parser.add_argument("--profile-top", type=int, default=25,
+                        help="lines of py-spy hot spots to print")
     parser.add_argument("--no-pin", action="store_true",
                         help="do not pin the bench to one core and the server to the other")
     parser.add_argument("--server-tree", type=Path, default=REPO, metavar="DIR",
                         help="run the server from this source tree (e.g. 'git archive' of a commit)")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1, help="the clients' choices")
     parser.add_argument("--json", default=None, metavar="FILE",
                         help="also write the figures as JSON ('-': stdout, instead of the table)")
     parser.add_argument("--max-seconds", type=float, default=None,
@@ -798,6 +817,7 @@ def parseArgs(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--keep-work", action="store_true", help="keep the temporary directory")
     args = parser.parse_args(argv)
     defaults = {"players": (100, 20), "seconds": (10.0, 3.0), "warmup": (2.0, 1.0),
+                "workloads": ("pvp,bot", "pvp"),
                 "stores": ("sqlite,off,memdb", "sqlite,off"), "direct_total": (30_000, 3_000)}
     for name, (full, quick) in defaults.items():
         if getattr(args, name) is None:
@@ -862,65 +882,14 @@ async def runAll(args: argparse.Namespace, work: Path) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     args = parseArgs(argv)
-    limit = raiseFileLimit()
-    if limit < args.players + 100:
-        print(f"RLIMIT_NOFILE is {limit}, {args.players + 100} needed", file=sys.stderr)
-        return 2
-    args.server_cpu = None
-    if not args.no_pin and len(os.sched_getaffinity(0)) >= 2:
-        cpus = sorted(os.sched_getaffinity(0))
-        os.sched_setaffinity(0, {cpus[0]})
-        args.server_cpu = cpus[1]
-    work = Path(tempfile.mkdtemp(prefix="enginejson-bench-"))
-    outcome: dict[str, Any] = {}
-
-    def done(result: Any) -> None:
-        outcome["result"] = result
-        if reactor.running:  # type: ignore[attr-defined]
-            reactor.stop()  # type: ignore[attr-defined]
-
-    def abort() -> None:
-        outcome["result"] = RuntimeError(f"aborted after --max-seconds {args.max_seconds}")
-        reactor.stop()  # type: ignore[attr-defined]
-
-    try:
-        d = Deferred.fromCoroutine(runAll(args, work))
-        d.addBoth(done)
-        watchdog = reactor.callLater(args.max_seconds, abort)  # type: ignore[attr-defined]
-        if "result" not in outcome:
-            reactor.run()  # type: ignore[attr-defined]
-        if watchdog.active():
-            watchdog.cancel()
-    finally:
-        Child.stopAll()
-        if not args.keep_work:
-            shutil.rmtree(work, ignore_errors=True)
-    result = outcome.get("result")
-    if result is None:
-        print("interrupted", file=sys.stderr)
-        return 130
-    if not isinstance(result, dict):
-        failure = getattr(result, "value", result)
-        print(f"benchmark failed: {failure!r}", file=sys.stderr)
-        if hasattr(result, "getTraceback"):
-            print(result.getTraceback(), file=sys.stderr)
-        return 1
-    if args.json == "-":
-        json.dump(result, sys.stdout, indent=2)
-        print()
-    else:
-        print(report(result))
-        if args.json:
-            with open(args.json, "w") as f:
-                json.dump(result, f, indent=2)
+    result = runBench(args, args.players + 100, "enginejson-bench-", runAll, report)
+    if isinstance(result, int):
+        return result
     for r in result.get("runs", []):
         if r.get("py_spy") and os.path.exists(r["py_spy"]):
             print(f"\n== {r['workload']} / {r['store']}:")
             printPySpy(r["py_spy"], args.profile_top)
-    if args.keep_work:
-        print(f"work directory kept: {work}", file=sys.stderr)
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -56,14 +56,12 @@ import argparse
 import array
 import gc
 import glob
-import json
 import os
 import platform
 import random
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -77,11 +75,11 @@ for _i, _arg in enumerate(sys.argv[:-1]):
         sys.path.insert(0, str(Path(sys.argv[_i + 1]).resolve()))
 
 from twisted.internet import reactor  # noqa: E402  (default reactor: epoll)
-from twisted.internet.defer import Deferred  # noqa: E402
 from twisted.internet.task import Clock, deferLater  # noqa: E402
 
 from bench.connect4_load import (  # noqa: E402
     Child,
+    runBench,
     OneProtocol,
     cpuSeconds,
     fdCount,
@@ -91,7 +89,6 @@ from bench.connect4_load import (  # noqa: E402
     percentiles,
     printProfile,
     printPySpy,
-    raiseFileLimit,
     rssKiB,
     selfCpu,
     serverCode,
@@ -779,66 +776,15 @@ async def runAll(args: argparse.Namespace, work: Path) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     args = parseArgs(argv)
-    limit = raiseFileLimit()
-    needed = 4 * max(args.tables, default=0) + 100
-    if limit < needed:
-        print(f"RLIMIT_NOFILE is {limit}, {needed} needed", file=sys.stderr)
-        return 2
-    args.server_cpu = None
-    if not args.no_pin and len(os.sched_getaffinity(0)) >= 2:
-        cpus = sorted(os.sched_getaffinity(0))
-        os.sched_setaffinity(0, {cpus[0]})
-        args.server_cpu = cpus[1]
-    work = Path(tempfile.mkdtemp(prefix="tarot-bench-"))
-    outcome: dict[str, Any] = {}
-
-    def done(result: Any) -> None:
-        outcome["result"] = result
-        if reactor.running:  # type: ignore[attr-defined]
-            reactor.stop()  # type: ignore[attr-defined]
-
-    def abort() -> None:
-        outcome["result"] = RuntimeError(f"aborted after --max-seconds {args.max_seconds}")
-        reactor.stop()  # type: ignore[attr-defined]
-
-    try:
-        d = Deferred.fromCoroutine(runAll(args, work))
-        d.addBoth(done)
-        watchdog = reactor.callLater(args.max_seconds, abort)  # type: ignore[attr-defined]
-        if "result" not in outcome:
-            reactor.run()  # type: ignore[attr-defined]
-        if watchdog.active():
-            watchdog.cancel()
-    finally:
-        Child.stopAll()
-        if not args.keep_work:
-            shutil.rmtree(work, ignore_errors=True)
-    result = outcome.get("result")
-    if result is None:
-        print("interrupted", file=sys.stderr)
-        return 130
-    if not isinstance(result, dict):
-        failure = getattr(result, "value", result)
-        print(f"benchmark failed: {failure!r}", file=sys.stderr)
-        if hasattr(result, "getTraceback"):
-            print(result.getTraceback(), file=sys.stderr)
-        return 1
-    if args.json == "-":
-        json.dump(result, sys.stdout, indent=2)
-        print()
-    else:
-        print(report(result))
-        if args.json:
-            with open(args.json, "w") as f:
-                json.dump(result, f, indent=2)
+    result = runBench(args, 4 * max(args.tables, default=0) + 100, "tarot-bench-", runAll,
+                      report)
+    if isinstance(result, int):
+        return result
     if args.profile and result.get("net"):
         printProfile(args.profile, args.profile_top)
     if args.py_spy and result.get("net") and os.path.exists(args.py_spy):
         printPySpy(args.py_spy, args.profile_top)
-    if args.keep_work:
-        print(f"work directory kept: {work}", file=sys.stderr)
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())
