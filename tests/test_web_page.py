@@ -29,20 +29,18 @@ from typing import Any, Callable
 import treq
 from twisted.internet import defer, reactor
 from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
-from twisted.internet.process import ProcessReader
-from twisted.internet.task import deferLater
 from twisted.internet.threads import blockingCallFromThread, deferToThread
 from twisted.python.failure import Failure
 from twisted.trial.unittest import SkipTest, TestCase
 from twisted.web.client import HTTPConnectionPool
 
-from gameproto import tap
 from gameproto.connect4.protocol import Connect4ClientProtocol
 from gameproto.games.connect4 import Board, choose_column
 from gameproto.web import api
 from gameproto.web.site import STATIC
 
 from tests import sourceTree
+from tests.service_helpers import Server
 
 try:
     from playwright.sync_api import sync_playwright
@@ -144,89 +142,6 @@ def writeProbe(directory: Path) -> Path:
     (directory / "probe.py").write_text(PROBE, encoding="utf-8")
     (directory / "manifest.json").write_text(json.dumps(PROBE_MANIFEST), encoding="utf-8")
     return directory
-
-
-# -- the server -------------------------------------------------------------------
-
-
-class Server:
-    """
-    The service of ``twistd gameproto`` on 127.0.0.1 (every port chosen by
-    the system), its web connections tracked so that a test can close them.
-    """
-
-    def __init__(self, case: TestCase, engines: list[str]) -> None:
-        self.case = case
-        options = tap.Options()
-        options.parseOptions([
-            "--db", case.mktemp() + ".sqlite",
-            "--connect4-timeout", "30",
-            "--connect4-rematch-delay", "0",
-            "--ports", "web=tcp:0:interface=127.0.0.1,connect4=tcp:0:interface=127.0.0.1,"
-                       "maitretarot=off,engine=off",
-            *[f"--engine={spec}" for spec in engines],
-        ])
-        self.service = tap.makeService(options)
-        self.ports: dict[str, int] = {}
-        self.channels: set[Any] = set()
-
-    @defer.inlineCallbacks
-    def start(self) -> Any:
-        service = self.service
-        web = service.getServiceNamed("web")
-        build = web.factory.buildProtocol
-        channels = self.channels
-
-        def tracked(address: Any) -> Any:
-            protocol = build(address)
-            if protocol is not None:
-                lost = protocol.connectionLost
-
-                def connectionLost(reason: Failure) -> None:
-                    channels.discard(protocol)
-                    lost(reason)
-
-                protocol.connectionLost = connectionLost
-                channels.add(protocol)
-            return protocol
-
-        web.factory.buildProtocol = tracked
-        service.startService()
-        for child in service:
-            listening: defer.Deferred[Any] = defer.Deferred()
-            child._waitingForPort.addCallback(lambda p, d=listening: d.callback(p) or p)
-            port = yield listening
-            self.ports[child.name] = port.getHost().port
-        self.url = f"http://127.0.0.1:{self.ports['web']}/"
-
-    @defer.inlineCallbacks
-    def stop(self) -> Any:
-        """
-        Close the web connections still open (the browser is gone), end the
-        external engines of unfinished games, then stop listening.
-        """
-        yield until(lambda: not self.channels, 2.0)
-        for channel in list(self.channels):
-            transport = getattr(channel, "_channel", channel).transport
-            if transport is not None:
-                transport.abortConnection()
-        yield until(lambda: not self.channels, 5.0)
-        for table in list(self.service.games.engine.hosted.values()):
-            stop = getattr(table.engine, "stop", None)
-            if stop is not None and not table.finished:
-                stop()
-        yield until(lambda: not any(isinstance(r, ProcessReader) for r in reactor.getReaders()),
-                    10.0)
-        yield self.service.stopService()
-
-
-@defer.inlineCallbacks
-def until(check: Callable[[], bool], seconds: float, every: float = 0.02) -> Any:
-    """Let the reactor run until ``check()`` is true, ``seconds`` at most."""
-    for _ in range(max(1, int(seconds / every))):
-        if check():
-            return
-        yield deferLater(reactor, every, lambda: None)
 
 
 class TCPBot(Connect4ClientProtocol):
