@@ -121,6 +121,16 @@ class GameTests(SynchronousTestCase):
         self.assertTrue(record.isFinished)
         self.assertEqual(replay(CONNECT4, record).board.is_over, True)
 
+    def test_instructionsSayWhichActionTheyFollow(self) -> None:
+        """``turn`` counts the accepted actions, ``by`` names whose was the last."""
+        client = Harness().connect()
+        client.send({"type": "create", "engine": "connect4", "init": {}, "bots": [2]})
+        client.click(client.last("instructions"))
+        client.harness.clock.advance(1)
+        client.received()
+        shown = [(m["turn"], m["by"]) for m in client.log if m["type"] == "instructions"]
+        self.assertEqual(shown, [(0, None), (1, 1), (2, 2)])
+
     def test_initErrors(self) -> None:
         client = Harness().connect()
         client.send({"type": "create", "engine": "connect4",

@@ -152,9 +152,14 @@ class EngineJsonPlayer:
         # A seat gets its own requested actions; a spectator none (zones can
         # tell about a hand), only whose turn it is.
         requested = [r.asJSON() for r in instructions.requested_actions if r.player == seat]
+        # Which action these instructions follow: a player who sent one knows
+        # it was accepted when "by" names them (errors say it was refused).
+        actions = table.record.actions
         self.send({
             "type": "instructions", "game": table.id,
             "player": None if seat is None else seat + 1,
+            "turn": len(actions),
+            "by": actions[-1].seat + 1 if actions else None,
             "displays": [table.engine.display(seat).asJSON()],
             "requested_actions": requested,
             "waiting_for": sorted({r.player + 1 for r in instructions.requested_actions}),

@@ -261,13 +261,19 @@ function instructions(message) {
   state.requested = (message.requested_actions || []).filter(
     (r) => state.game.player !== null && (r.player === undefined || r.player === state.game.player));
   state.gameState = message.game_state || null;
-  state.awaiting = false;
+  // An action on its way stays so until the instructions that follow it
+  // ("by" is our player number) or errors: another seat may move meanwhile.
+  const ours = message.by === undefined || message.by === state.game.player;
+  const over = Boolean(state.gameState && state.gameState.gameover);
+  if (ours || over) state.awaiting = false;
   cancelConfirm();
   renderScores(state.gameState);
-  if (state.gameState && state.gameState.gameover) {
+  if (over) {
     gameOver(state.gameState.scores, null);
   } else if (state.game.player === null) {
     setStatus("watching", `Watching game ${state.game.id}.`);
+  } else if (state.awaiting) {
+    setStatus("sent", "Your last action is on its way: waiting for the server…");
   } else if (state.requested.length) {
     setStatus("your-turn", `Your turn: ${describeRequests(state.requested)}.`);
   } else {
