@@ -243,3 +243,30 @@ class APITests(TestCase):
             self.assertEqual(code, 400, query)
         code, answer, _ = await self.request("POST", f"{game}/record", {})
         self.assertEqual(code, 405)
+
+    async def test_replaysAtOnce(self) -> None:
+        """
+        At most MAX_REPLAYS replays are rebuilt at once; others wait, up to
+        MAX_QUEUED_REPLAYS, and past that get 503.
+        """
+        code, made, _ = await self.request("POST", "/api/games",
+                                           {"engine": "connect4", "bots": [1, 2]})
+        await self.finished(made["id"])
+        replays = self.server.service.getServiceNamed("web").factory.resource.children[
+            b"api"].replays
+        for _ in range(api.MAX_REPLAYS):
+            await replays.acquire()
+        self.patch(api, "MAX_QUEUED_REPLAYS", 1)
+        waiting = Deferred.fromCoroutine(self.request("GET", f"/api/games/{made['id']}/replay?turn=1"))
+        while not replays.waiting:
+            await deferLater(reactor, 0.01, lambda: None)
+        code, answer, _ = await self.request("GET", f"/api/games/{made['id']}/replay?turn=2")
+        self.assertEqual((code, answer),
+                         (503, {"error": "too many replays at once: try again shortly"}))
+        self.assertFalse(waiting.called)
+        replays.release()
+        code, answer, _ = await waiting
+        self.assertEqual((code, answer["turn"]), (200, 1))
+        for _ in range(api.MAX_REPLAYS - 1):
+            replays.release()
+        self.assertEqual(replays.tokens, api.MAX_REPLAYS)

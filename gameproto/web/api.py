@@ -18,7 +18,7 @@ import json
 import zipfile
 from typing import Any, Callable
 
-from twisted.internet.defer import Deferred, maybeDeferred
+from twisted.internet.defer import Deferred, DeferredSemaphore, maybeDeferred
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 from twisted.web.resource import Resource
@@ -35,6 +35,10 @@ log = Logger(namespace="gameproto.web")
 
 MAX_BODY = 64 * 1024
 PAGE_LIMIT = 200
+MAX_REPLAYS = 4
+"""Replays rebuilt at once (an external engine's each start a process)."""
+MAX_QUEUED_REPLAYS = 32
+"""Replays waiting for one of those; past it, 503."""
 MAX_SPRITE = 4 * 1024 * 1024
 """The largest single sprite served out of an engine's sprites zip, in bytes."""
 MAX_SPRITE_PATH = 255
@@ -134,6 +138,7 @@ class API(JSONResource):
     def __init__(self, engineServer: Any) -> None:
         super().__init__()
         self.games = engineServer
+        self.replays = DeferredSemaphore(MAX_REPLAYS)
         self.handlers = {b"GET": lambda request: {
             "engines": "/api/engines", "games": "/api/games"}}
 
@@ -141,7 +146,7 @@ class API(JSONResource):
         if path == b"engines":
             return Engines(self.games)
         if path == b"games":
-            return Games(self.games)
+            return Games(self.games, self.replays)
         return NotFound()
 
 
@@ -251,9 +256,10 @@ class Sprite(Resource):
 class Games(JSONResource):
     """``/api/games``: the listing, and creating a game."""
 
-    def __init__(self, server: Any) -> None:
+    def __init__(self, server: Any, replays: DeferredSemaphore) -> None:
         super().__init__()
         self.games = server
+        self.replays = replays
         self.handlers = {b"GET": self.list, b"POST": self.create}
 
     def list(self, request: Request) -> Any:
@@ -312,16 +318,17 @@ class Games(JSONResource):
         record = self.games.store.get(gameId)
         if record is None:
             return NotFound()
-        return Game(self.games, record)
+        return Game(self.games, record, self.replays)
 
 
 class Game(JSONResource):
     """``/api/games/ID``."""
 
-    def __init__(self, server: Any, record: GameRecord) -> None:
+    def __init__(self, server: Any, record: GameRecord, replays: DeferredSemaphore) -> None:
         super().__init__()
         self.games = server
         self.record = record
+        self.replays = replays
         self.handlers = {b"GET": self.show}
 
     def show(self, request: Request) -> Any:
@@ -345,7 +352,7 @@ class Game(JSONResource):
         if path == b"record":
             return RecordResource(self.record)
         if path == b"replay":
-            return Replay(self.games, self.record)
+            return Replay(self.games, self.record, self.replays)
         return NotFound()
 
 
@@ -358,10 +365,11 @@ class RecordResource(JSONResource):
 class Replay(JSONResource):
     """``/api/games/ID/replay?turn=N&player=P``: the game rebuilt after N actions."""
 
-    def __init__(self, server: Any, record: GameRecord) -> None:
+    def __init__(self, server: Any, record: GameRecord, replays: DeferredSemaphore) -> None:
         super().__init__()
         self.games = server
         self.record = record
+        self.replays = replays
         self.handlers = {b"GET": self.replay}
 
     def replay(self, request: Request) -> Any:
@@ -393,5 +401,8 @@ class Replay(JSONResource):
         def failed(failure: Failure) -> None:
             raise HTTPError(500, f"the game does not replay: {failure.getErrorMessage()}")
 
-        d: Deferred[Any] = replayLater(factory, record, turn)
+        replays = self.replays
+        if replays.tokens == 0 and len(replays.waiting) >= MAX_QUEUED_REPLAYS:
+            raise HTTPError(503, "too many replays at once: try again shortly")
+        d: Deferred[Any] = replays.run(replayLater, factory, record, turn)
         return d.addCallbacks(shown, failed)
