@@ -739,6 +739,15 @@ def fmt(value: Any, digits: int = 1) -> str:
     return str(value)
 
 
+def addTable(lines: list[str], title: str, rows: list[tuple[str, Any]]) -> None:
+    """Append a titled two-column table (names aligned) and a blank line to ``lines``."""
+    lines.append(title)
+    width = max(len(k) for k, _ in rows)
+    for key, value in rows:
+        lines.append(f"  {key:<{width}}  {value}")
+    lines.append("")
+
+
 def report(results: dict[str, Any]) -> str:
     lines = [f"gameproto Connect Four load benchmark ({results['date']}, "
              f"{results['cpus']} cores, Python {results['python']}, Twisted {results['twisted']})",
@@ -748,11 +757,7 @@ def report(results: dict[str, Any]) -> str:
              ""]
 
     def table(title: str, rows: list[tuple[str, Any]]) -> None:
-        lines.append(title)
-        width = max(len(k) for k, _ in rows)
-        for key, value in rows:
-            lines.append(f"  {key:<{width}}  {value}")
-        lines.append("")
+        addTable(lines, title, rows)
 
     load = results.get("load")
     if load:

@@ -149,6 +149,7 @@ from twisted.internet.protocol import Protocol  # noqa: E402
 
 from bench.connect4_load import (  # noqa: E402
     Child,
+    addTable,
     runBench,
     OneProtocol,
     cpuSeconds,
@@ -669,11 +670,7 @@ def report(results: dict[str, Any]) -> str:
              ""]
 
     def table(title: str, rows: list[tuple[str, Any]]) -> None:
-        lines.append(title)
-        width = max(len(k) for k, _ in rows)
-        for key, value in rows:
-            lines.append(f"  {key:<{width}}  {value}")
-        lines.append("")
+        addTable(lines, title, rows)
 
     direct = results.get("direct")
     if direct:

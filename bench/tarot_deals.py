@@ -79,6 +79,7 @@ from twisted.internet.task import Clock, deferLater  # noqa: E402
 
 from bench.connect4_load import (  # noqa: E402
     Child,
+    addTable,
     runBench,
     OneProtocol,
     cpuSeconds,
@@ -575,11 +576,7 @@ def report(results: dict[str, Any]) -> str:
              ""]
 
     def table(title: str, rows: list[tuple[str, Any]]) -> None:
-        lines.append(title)
-        width = max(len(k) for k, _ in rows)
-        for key, value in rows:
-            lines.append(f"  {key:<{width}}  {value}")
-        lines.append("")
+        addTable(lines, title, rows)
 
     def shares(r: dict[str, Any]) -> str:
         return " / ".join(f"{r[f'{k}_pct']:.1f}%" for k in REASONS)
