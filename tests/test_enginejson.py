@@ -362,6 +362,17 @@ class GameTests(SynchronousTestCase):
         harness.clock.advance(100)
         self.assertTrue(other.transport.disconnecting)
 
+    def test_idleTimeOverWebSocket(self) -> None:
+        """Whole messages (as WebSocket gives them) start the idle time again too."""
+        harness = Harness(idleTimeout=100)
+        client = harness.connect()
+        for _ in range(3):
+            harness.clock.advance(99)
+            client.protocol.messageDataReceived(b'{"type": "leave"}')
+        self.assertFalse(client.transport.disconnecting)
+        harness.clock.advance(100)
+        self.assertTrue(client.transport.disconnecting)
+
     def test_botsNeedABot(self) -> None:
         client = Harness().connect()
         client.send({"type": "create", "engine": "connect4", "init": {}, "bots": [3]})

@@ -65,6 +65,7 @@ class EngineJsonServerProtocol(TimeoutMixin, WireProtocol):
 
     def messageDataReceived(self, data: bytes) -> None:
         """One whole message (a line, or a WebSocket text message)."""
+        self.resetTimeout()
         if not self._closing:
             self.messageReceived(wire.parse(data))
 
