@@ -739,6 +739,36 @@ def fmt(value: Any, digits: int = 1) -> str:
     return str(value)
 
 
+def machineBusy() -> float:
+    """CPU seconds all cores spent busy since boot (/proc/stat), to see other loads."""
+    with open("/proc/stat") as f:
+        fields = [int(v) for v in f.readline().split()[1:]]
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def cpuModel() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "?"
+
+
+def reportHeader(title: str, results: dict[str, Any]) -> list[str]:
+    """The first lines of every benchmark's report: what ran, where, on which code."""
+    return [f"gameproto {title} ({results['date']}, {results['cpus']} cores"
+            + (f" {results['cpu_model']}" if results.get("cpu_model") else "")
+            + f", Python {results['python']}, Twisted {results['twisted']})",
+            f"command: {results['command']}",
+            f"server code: {results['server_code']}; reactor {results['reactor']}; "
+            f"{'bench and server pinned to one core each' if results['pinned'] else 'not pinned'}",
+            ""]
+
+
 def addTable(lines: list[str], title: str, rows: list[tuple[str, Any]]) -> None:
     """Append a titled two-column table (names aligned) and a blank line to ``lines``."""
     lines.append(title)
@@ -749,12 +779,7 @@ def addTable(lines: list[str], title: str, rows: list[tuple[str, Any]]) -> None:
 
 
 def report(results: dict[str, Any]) -> str:
-    lines = [f"gameproto Connect Four load benchmark ({results['date']}, "
-             f"{results['cpus']} cores, Python {results['python']}, Twisted {results['twisted']})",
-             f"command: {results['command']}",
-             f"server code: {results['server_code']}; reactor {results['reactor']}; "
-             f"{'bench and server pinned to one core each' if results['pinned'] else 'not pinned'}",
-             ""]
+    lines = reportHeader("Connect Four load benchmark", results)
 
     def table(title: str, rows: list[tuple[str, Any]]) -> None:
         addTable(lines, title, rows)

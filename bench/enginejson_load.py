@@ -150,8 +150,11 @@ from twisted.internet.protocol import Protocol  # noqa: E402
 from bench.connect4_load import (  # noqa: E402
     Child,
     addTable,
+    connect,
+    cpuModel,
+    machineBusy,
+    reportHeader,
     runBench,
-    OneProtocol,
     cpuSeconds,
     fmt,
     freePort,
@@ -347,18 +350,6 @@ class JsonPlayer(Protocol):
         self.closed = True
         if not self.run.stopping:
             self.run.unexpectedCloses += 1
-
-
-def connect(port: int, protocol: Any) -> None:
-    reactor.connectTCP("127.0.0.1", port, OneProtocol(protocol), timeout=30)  # type: ignore[attr-defined]
-
-
-def machineBusy() -> float:
-    """CPU seconds all cores spent busy since boot (/proc/stat), to see other loads."""
-    with open("/proc/stat") as f:
-        fields = [int(v) for v in f.readline().split()[1:]]
-    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
-    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
 # -- the server ------------------------------------------------------------------
@@ -662,12 +653,7 @@ def compare(results: dict[str, Any]) -> dict[str, Any]:
 
 
 def report(results: dict[str, Any]) -> str:
-    lines = [f"gameproto engine JSON load benchmark ({results['date']}, {results['cpus']} cores"
-             f" {results['cpu_model']}, Python {results['python']}, Twisted {results['twisted']})",
-             f"command: {results['command']}",
-             f"server code: {results['server_code']}; reactor {results['reactor']}; "
-             f"{'bench and server pinned to one core each' if results['pinned'] else 'not pinned'}",
-             ""]
+    lines = reportHeader("engine JSON load benchmark", results)
 
     def table(title: str, rows: list[tuple[str, Any]]) -> None:
         addTable(lines, title, rows)
@@ -836,17 +822,6 @@ def parseArgs(argv: list[str] | None = None) -> argparse.Namespace:
         runs = len(args.workloads) * len(args.stores) * args.repeat
         args.max_seconds = 60 + runs * (args.seconds + args.warmup + 15 + (30 if args.py_spy else 0))
     return args
-
-
-def cpuModel() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return "?"
 
 
 async def runAll(args: argparse.Namespace, work: Path) -> dict[str, Any]:

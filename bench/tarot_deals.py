@@ -80,8 +80,11 @@ from twisted.internet.task import Clock, deferLater  # noqa: E402
 from bench.connect4_load import (  # noqa: E402
     Child,
     addTable,
+    connect,
+    cpuModel,
+    machineBusy,
+    reportHeader,
     runBench,
-    OneProtocol,
     cpuSeconds,
     fdCount,
     fmt,
@@ -389,18 +392,6 @@ def startServer(args: argparse.Namespace, work: Path, name: str, logfile: str | 
     return child, port
 
 
-def machineBusy() -> float:
-    """CPU seconds all cores spent busy since boot (/proc/stat), to see other loads."""
-    with open("/proc/stat") as f:
-        fields = [int(v) for v in f.readline().split()[1:]]
-    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
-    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
-
-
-def connect(port: int, protocol: Any) -> None:
-    reactor.connectTCP("127.0.0.1", port, OneProtocol(protocol), timeout=30)  # type: ignore[attr-defined]
-
-
 def readLog(logfile: str) -> dict[str, Any]:
     """Lines, size, tracebacks and closes of the server's log, rotated files included."""
     lines = size = tracebacks = files = 0
@@ -567,13 +558,7 @@ def _ms(p: dict[str, float | None], n: int) -> dict[str, Any]:
 
 
 def report(results: dict[str, Any]) -> str:
-    lines = [f"gameproto French Tarot deals benchmark ({results['date']}, "
-             f"{results['cpus']} cores, {results['cpu_model']}, Python {results['python']}, "
-             f"Twisted {results['twisted']})",
-             f"command: {results['command']}",
-             f"server code: {results['server_code']}; reactor {results['reactor']}; "
-             f"{'bench and server pinned to one core each' if results['pinned'] else 'not pinned'}",
-             ""]
+    lines = reportHeader("French Tarot deals benchmark", results)
 
     def table(title: str, rows: list[tuple[str, Any]]) -> None:
         addTable(lines, title, rows)
@@ -731,17 +716,6 @@ def parseArgs(argv: list[str] | None = None) -> argparse.Namespace:
         args.max_seconds = (120 + 2 * args.engine_seconds
                             + runs * (60 + args.warmup + args.seconds + args.drain))
     return args
-
-
-def cpuModel() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "?"
 
 
 async def runAll(args: argparse.Namespace, work: Path) -> dict[str, Any]:
