@@ -69,7 +69,7 @@ network runs
 
 Every child process runs under ``timeout`` in its own process group and is
 killed on exit, error or Ctrl-C; the whole run aborts after ``--max-seconds``.
-The process helpers are ``bench/connect4_load.py``'s.
+The process helpers are the benchmarks' own (``bench/harness.py``).
 """
 
 from __future__ import annotations
@@ -85,11 +85,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
-
-REPO = Path(__file__).resolve().parent.parent
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+from typing import Any, Iterator
 
 NO_STORE = "--twistd-without-store"
 """First argument: run ``twistd`` (the rest of the arguments) with storage off."""
@@ -108,6 +104,12 @@ class NullStore:
     def gameStarted(self, record: Any) -> None:
         pass
 
+    def gameResumed(self, record: Any) -> None:
+        pass
+
+    def seatsChanged(self, record: Any) -> None:
+        pass
+
     def actionAccepted(self, record: Any, action: Any) -> None:
         pass
 
@@ -119,6 +121,9 @@ class NullStore:
 
     def games(self, offset: int = 0, limit: int = 50, status: Any = None) -> tuple[list[Any], int]:
         return [], 0
+
+    def unfinished(self) -> Iterator[Any]:
+        return iter(())
 
     def close(self) -> None:
         pass
@@ -139,36 +144,38 @@ if __name__ == "__main__" and sys.argv[1:2] == [NO_STORE]:
     twistdWithoutStore(sys.argv[2:])
     sys.exit(0)
 
-for _i, _arg in enumerate(sys.argv[:-1]):
-    # The direct phase measures the server's store: with --server-tree, that tree's.
-    if _arg == "--server-tree" and (Path(sys.argv[_i + 1]) / "gameproto").is_dir():
-        sys.path.insert(0, str(Path(sys.argv[_i + 1]).resolve()))
-
-from twisted.internet import reactor  # noqa: E402  (default reactor: epoll)
-from twisted.internet.protocol import Protocol  # noqa: E402
-
-from bench.connect4_load import (  # noqa: E402
+import harness  # noqa: E402
+from harness import (  # noqa: E402
+    DISCARD_LOGGER,
+    REPO,
     Child,
     addTable,
     connect,
     cpuModel,
-    machineBusy,
-    reportHeader,
-    runBench,
     cpuSeconds,
     fmt,
     freePort,
+    machineBusy,
     now,
     percentiles,
     printPySpy,
+    reportHeader,
     rssKiB,
+    runBench,
     selfCpu,
     serverCode,
+    serverEnv,
     sleep,
     twistdCommand,
     waitFor,
     waitListening,
 )
+
+# The direct phase measures the server's store: with --server-tree, that tree's.
+harness.gameprotoFirst(sys.argv)
+
+from twisted.internet import reactor  # noqa: E402  (default reactor: epoll)
+from twisted.internet.protocol import Protocol  # noqa: E402
 
 WORKLOADS = ("bot", "pvp")
 STORES = ("sqlite", "memdb", "off")
@@ -364,15 +371,13 @@ def startServer(args: argparse.Namespace, work: Path, name: str, store: str,
     else:
         argv = twistdCommand()
     argv += ["-n", "--pidfile="]
-    argv.append(f"--logfile={logfile}" if logfile else "--logger=bench._support.discardingLogger")
+    argv.append(f"--logfile={logfile}" if logfile else DISCARD_LOGGER)
     db = work / f"{name}.sqlite" if store == "sqlite" else None
     argv += ["gameproto", "--db", ":memory:" if db is None else str(db),
-             "--ports", f"engine=tcp:{port}:interface=127.0.0.1,web=off,connect4=off,"
-                        "maitretarot=off"]
-    entries = (str(args.server_tree), str(REPO), os.environ.get("PYTHONPATH"))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(e for e in entries if e))
-    child = Child(name, argv, args.max_seconds, work / f"{name}.out", args.server_cpu, env,
-                  cwd=args.server_tree)
+             "--ports", harness.onlyPorts("engine", f"tcp:{port}:interface=127.0.0.1"),
+             *harness.loadLimits(args.server_tree)]
+    child = Child(name, argv, args.max_seconds, work / f"{name}.out", args.server_cpu,
+                  serverEnv(args.server_tree), cwd=args.server_tree)
     return child, port, db
 
 
@@ -830,11 +835,7 @@ async def runAll(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     import twisted
 
     results: dict[str, Any] = {
-        "date": time.strftime("%Y-%m-%d %H:%M"),
-        "command": " ".join(["python", *sys.argv]),
-        "cpus": os.cpu_count(), "cpu_model": cpuModel(), "python": platform.python_version(),
-        "twisted": twisted.__version__, "reactor": type(reactor).__name__,
-        "pinned": args.server_cpu is not None, "server_code": serverCode(args.server_tree),
+        **harness.runInfo(args),
         "repeats": args.repeat,
     }
     if not args.no_direct:

@@ -47,7 +47,7 @@ net
 
 Every child process runs under ``timeout`` in its own process group and is
 killed on exit, error or Ctrl-C; the whole run aborts after ``--max-seconds``.
-The process helpers are ``bench/connect4_load.py``'s.
+The process helpers are the benchmarks' own (``bench/harness.py``).
 """
 
 from __future__ import annotations
@@ -66,41 +66,41 @@ import time
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
-for _i, _arg in enumerate(sys.argv[:-1]):
-    # The clients are the library's own: with --server-tree, from that tree too.
-    if _arg == "--server-tree" and (Path(sys.argv[_i + 1]) / "gameproto").is_dir():
-        sys.path.insert(0, str(Path(sys.argv[_i + 1]).resolve()))
-
-from twisted.internet import reactor  # noqa: E402  (default reactor: epoll)
-from twisted.internet.task import Clock, deferLater  # noqa: E402
-
-from bench.connect4_load import (  # noqa: E402
+import harness
+from harness import (
+    DISCARD_LOGGER,
+    REPO,
     Child,
     addTable,
     connect,
     cpuModel,
-    machineBusy,
-    reportHeader,
-    runBench,
     cpuSeconds,
     fdCount,
     fmt,
     freePort,
+    machineBusy,
     now,
     percentiles,
     printProfile,
     printPySpy,
+    reportHeader,
     rssKiB,
+    runBench,
     selfCpu,
     serverCode,
+    serverEnv,
     sleep,
     twistdCommand,
     waitFor,
     waitListening,
 )
+
+# The clients are the library's own: with --server-tree, from that tree too.
+harness.gameprotoFirst(sys.argv)
+
+from twisted.internet import reactor  # noqa: E402  (default reactor: epoll)
+from twisted.internet.task import Clock, deferLater  # noqa: E402
+
 from gameproto.engine.contract import Errors  # noqa: E402
 from gameproto.engine.record import MemoryRecordStore  # noqa: E402
 from gameproto.engine.table import BotSeat, Table  # noqa: E402
@@ -377,18 +377,16 @@ def startServer(args: argparse.Namespace, work: Path, name: str, logfile: str | 
     port = freePort()
     argv = twistdCommand() + ["-n", "--pidfile="]
     if logfile is None:
-        argv.append("--logger=bench._support.discardingLogger")
+        argv.append(DISCARD_LOGGER)
     else:
         argv.append(f"--logfile={logfile}")
     if profile:
         argv += [f"--profile={profile}", "--profiler=cprofile", "--savestats"]
     argv += ["gameproto", "--db", str(work / f"{name}.sqlite"),
-             "--ports", f"maitretarot=tcp:{port}:interface=127.0.0.1,web=off,connect4=off,engine=off",
-             "--maitretarot-bots-after", "600"]
-    entries = (str(args.server_tree), str(REPO), os.environ.get("PYTHONPATH"))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(e for e in entries if e))
-    child = Child(name, argv, args.max_seconds, work / f"{name}.out", args.server_cpu, env,
-                  cwd=args.server_tree)
+             "--ports", harness.onlyPorts("maitretarot", f"tcp:{port}:interface=127.0.0.1"),
+             "--maitretarot-bots-after", "600", *harness.loadLimits(args.server_tree)]
+    child = Child(name, argv, args.max_seconds, work / f"{name}.out", args.server_cpu,
+                  serverEnv(args.server_tree), cwd=args.server_tree)
     return child, port
 
 
@@ -722,12 +720,7 @@ async def runAll(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     import twisted
 
     results: dict[str, Any] = {
-        "date": time.strftime("%Y-%m-%d %H:%M"),
-        "command": " ".join(["python", *sys.argv]),
-        "cpus": os.cpu_count(), "cpu_model": cpuModel(), "python": platform.python_version(),
-        "twisted": twisted.__version__, "reactor": type(reactor).__name__,
-        "pinned": args.server_cpu is not None,
-        "server_code": serverCode(args.server_tree),
+        **harness.runInfo(args),
     }
     for phase, function in (("engine", enginePhase), ("table", tablePhase)):
         if phase in args.phases:

@@ -1,14 +1,184 @@
-"""Small helpers every protocol's connections share."""
+"""
+What every protocol's connections share: tuned streams, one codec's messages
+written, a clean close with one log line, and the limits that keep one
+connection from hurting the others (L{Limits}): backpressure on writes, a
+fair share of messages, a deadline for each message, and a cap on the
+connections of one peer.
+"""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Generic, Iterable, Iterator, TypeVar
 
-from twisted.internet.protocol import Protocol, connectionDone
+import attrs
+from twisted.internet.interfaces import IAddress, IDelayedCall, IPushProducer, IReactorTime
+from twisted.internet.protocol import Protocol, ServerFactory, connectionDone
 from twisted.logger import Logger
 from twisted.python.failure import Failure
+from zope.interface import implementer
+
+from gameproto.metrics import Metrics, metricsOf
 
 log = Logger(namespace="gameproto.net")
+
+if TYPE_CHECKING:
+    # Twisted's typing of a protocol that knows its factory (typing only).
+    from twisted.internet.protocol import _ProtoWithFactory
+
+ServerT = TypeVar("ServerT")
+ProtocolT = TypeVar("ProtocolT", bound="_ProtoWithFactory")
+T = TypeVar("T")
+
+
+def _positive(instance: object, attribute: Any, value: float) -> None:
+    if not value > 0:
+        raise ValueError(f"{attribute.name} must be over 0, got {value}")
+
+
+def _notNegative(instance: object, attribute: Any, value: float) -> None:
+    if not value >= 0:
+        raise ValueError(f"{attribute.name} must be 0 or more, got {value}")
+
+
+def _origins(origins: Iterable[str]) -> tuple[str, ...]:
+    return tuple(origin.strip().rstrip("/").lower() for origin in origins if origin.strip())
+
+
+@attrs.frozen
+class Limits:
+    """
+    What one connection (and one peer) may cost the server; every port
+    applies them, TCP and web alike.  Times in seconds.
+    """
+
+    maxWriteBuffer: int = attrs.field(default=1024 * 1024, validator=_positive)
+    """
+    Bytes a connection may have waiting to be sent while its peer reads
+    nothing (counted from when the transport's own buffer is full and
+    reading stopped): past it the connection is aborted.
+    """
+    maxConnectionsPerPeer: int = attrs.field(default=64, validator=_notNegative)
+    """Connections one peer (address) may hold on each port at once; 0: no cap."""
+    messageRate: float = attrs.field(default=50.0, validator=_notNegative)
+    """
+    Messages per second one connection may send on average (a token
+    bucket); above it reading stops until the bucket refills.  0: no limit.
+    """
+    messageBurst: int = attrs.field(default=100, validator=_positive)
+    """Messages one connection may send at once before the rate applies."""
+    messageTimeout: float = attrs.field(default=30.0, validator=_positive)
+    """Time a message whose first bytes arrived has to be complete."""
+    requestTimeout: float = attrs.field(default=30.0, validator=_positive)
+    """Time an HTTP request whose first bytes arrived has to be complete (headers and body)."""
+    webSocketIdleTimeout: float = attrs.field(default=300.0, validator=_positive)
+    """
+    Time a WebSocket may stay silent (no frame, not even the answer to the
+    server's ping, sent halfway) before it is closed.
+    """
+    closeTimeout: float = attrs.field(default=10.0, validator=_positive)
+    """Time a closing connection has to send what it still holds; past it, it is aborted."""
+    allowedOrigins: tuple[str, ...] = attrs.field(default=(), converter=_origins)
+    """
+    Origins (``https://example.org``) whose pages may open the WebSockets,
+    besides the page's own; requests without an Origin (programs) are
+    always accepted.
+    """
+
+
+def positiveCount(value: str) -> int:
+    """An option's coerce: a whole number over 0."""
+    number = int(value)
+    if number < 1:
+        raise ValueError(f"{value} is not a whole number over 0")
+    return number
+
+
+def cap(value: str) -> int:
+    """An option's coerce: a whole number, 0 or more (0: no cap)."""
+    number = int(value)
+    if number < 0:
+        raise ValueError(f"{value} is not a whole number, 0 or more")
+    return number
+
+
+def rate(value: str) -> float:
+    """An option's coerce: a finite number, 0 or more (0: no limit)."""
+    number = float(value)
+    if not 0 <= number < float("inf"):
+        raise ValueError(f"{value} is not a number, 0 or more")
+    return number
+
+
+def originList(value: str | None) -> tuple[str, ...]:
+    """C{--allowed-origins}: origins separated by commas or spaces (C{https://example.org})."""
+    origins = tuple(o for o in (value or "").replace(",", " ").split() if o)
+    for origin in origins:
+        scheme, sep, host = origin.partition("://")
+        if not sep or not scheme or not host or "/" in host.rstrip("/"):
+            raise ValueError(f"{origin!r} is not an origin (scheme://host[:port])")
+    return origins
+
+
+class TokenBucket:
+    """``rate`` tokens a second, ``burst`` at most, on ``clock``."""
+
+    def __init__(self, rate: float, burst: int, clock: IReactorTime) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.clock = clock
+        self.tokens = float(burst)
+        self._stamp = clock.seconds()
+
+    def _refill(self) -> None:
+        now = self.clock.seconds()
+        self.tokens = min(float(self.burst), self.tokens + (now - self._stamp) * self.rate)
+        self._stamp = now
+
+    def take(self) -> bool:
+        """Take one token if there is one."""
+        self._refill()
+        if self.tokens >= 1 - 1e-9:  # a token, give or take the floats' rounding
+            self.tokens = max(self.tokens - 1, 0.0)
+            return True
+        return False
+
+    def wait(self) -> float:
+        """Seconds until a token is there (a millisecond at least)."""
+        self._refill()
+        return max(0.001, (1 - self.tokens) / self.rate)
+
+
+class PeerCounter:
+    """The connections each peer holds, ``cap`` at most each (0: no cap)."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.counts: dict[str, int] = {}
+
+    def available(self, host: str) -> bool:
+        """Whether ``host`` may open one more connection."""
+        return not self.cap or self.counts.get(host, 0) < self.cap
+
+    def acquire(self, host: str) -> bool:
+        """Count one more connection of ``host``, if it may open it."""
+        if not self.available(host):
+            return False
+        self.counts[host] = self.counts.get(host, 0) + 1
+        return True
+
+    def release(self, host: str) -> None:
+        """One connection of ``host`` is gone."""
+        left = self.counts.get(host, 0) - 1
+        if left > 0:
+            self.counts[host] = left
+        else:
+            self.counts.pop(host, None)
+
+
+def hostOf(address: object) -> str | None:
+    """The host part of a peer's address (None for an address without one)."""
+    host = getattr(address, "host", None)
+    return host if isinstance(host, str) else None
 
 
 def peerOf(transport: object) -> str:
@@ -34,39 +204,351 @@ def tuneStream(transport: object) -> None:
                 pass
 
 
+def faultLine(faults: Any, peer: str, format: str, **fields: Any) -> None:
+    """
+    A client's fault in one log line: through ``faults`` (the hub's
+    C{FaultLog}: at a bounded rate per peer) when there is one.
+    """
+    if faults is not None:
+        faults.fault(peer, format, **fields)
+    else:
+        log.info(format, peer=peer, **fields)
+
+
+def connectionLimits(factory: object) -> tuple[Limits | None, IReactorTime | None]:
+    """The limits and the clock of the connections ``factory`` builds (Nones: no limits)."""
+    limits = getattr(factory, "limits", None)
+    clock = getattr(factory, "clock", None)
+    if isinstance(limits, Limits) and clock is not None:
+        return limits, clock
+    return None, None
+
+
+@implementer(IPushProducer)
 class WireProtocol(Protocol):
     """
     What every protocol's connections share: tuned streams, writing one
     codec's messages (``serialize``), and a clean close with one log line
     naming the connection (``logName`` and L{who}).
+
+    Built by a factory with L{Limits} (a L{GameServerFactory} on a hub),
+    the connection also keeps to them: it is the producer of its
+    transport, so that a peer that does not read what it is sent stops
+    being read, and is aborted once more than C{maxWriteBuffer} bytes wait
+    for it (L{writeBacklog}); codecs' loops ask L{reading} (or iterate
+    through L{metered}) before each message, which takes a token of the
+    connection's fair share, pausing reading while there is none, and
+    watches the deadline of a message begun.
     """
 
     logName = "gameproto"
     serialize: Callable[[Any], bytes]
     _closing = False
     peer = "?"
+    _metrics: Metrics | None = None
+    _limits: Limits | None = None
+    _clock: IReactorTime | None = None
+    releasePeer: Callable[[], None] | None = None
+    writeBacklog = 0
+    """Bytes written since the transport said its buffer is full (0 while it is not)."""
+    _writesBlocked = False
+    _producing = False
+    _bucket: TokenBucket | None = None
+    _messageStarted: float | None = None
+    _lastBuffered = 0
+    _partial = False
+    _deadlineCall: IDelayedCall | None = None
+    _resumeCall: IDelayedCall | None = None
+    _abortCall: IDelayedCall | None = None
 
     def connectionMade(self) -> None:
         self.peer = peerOf(self.transport)
         tuneStream(self.transport)
+        self._metrics = metricsOf(self)
+        if self._metrics is not None:
+            self._metrics.connectionOpened(self, self.logName)
+        self._readPauses: set[str] = set()
+        self._held: list[Any] = []
+        self._limits, self._clock = connectionLimits(getattr(self, "factory", None))
+        if self._limits is None or self._clock is None:
+            return
+        if self._limits.messageRate:
+            self._bucket = TokenBucket(self._limits.messageRate, self._limits.messageBurst,
+                                       self._clock)
+        register = getattr(self.transport, "registerProducer", None)
+        if register is not None:
+            try:
+                register(self, True)
+            except RuntimeError:
+                return  # another producer writes here: it has the transport's backpressure
+            self._producing = True
 
     def who(self) -> str:
         """How log lines name this connection."""
         return self.peer
 
+    # -- writing ---------------------------------------------------------------
+
     def sendMessage(self, message: Any) -> None:
         """Write one message (nothing once the connection is closing)."""
         if not self._closing:
-            self.transport.write(type(self).serialize(message))  # type: ignore[union-attr]
+            self.writeData(type(self).serialize(message))
 
-    def dropConnection(self, reason: str) -> None:
-        """Close the connection cleanly, saying why in one log line."""
+    def writeData(self, data: bytes) -> None:
+        """
+        Write bytes, counting those written while the peer reads nothing;
+        past the limit the connection is aborted.
+        """
+        if self._writesBlocked and self._limits is not None:
+            self.writeBacklog += len(data)
+            if self.writeBacklog > self._limits.maxWriteBuffer:
+                self.abortConnection(
+                    f"the peer reads nothing: over {self._limits.maxWriteBuffer} bytes wait for it")
+                return
+        self.transport.write(data)  # type: ignore[union-attr]
+
+    def pauseProducing(self) -> None:
+        """The transport's buffer is full: read no more from this peer until it drains."""
+        self._writesBlocked = True
+        self._pauseReading("writes")
+
+    def resumeProducing(self) -> None:
+        """The transport's buffer drained."""
+        self._writesBlocked = False
+        self.writeBacklog = 0
+        self._resumeReading("writes")
+
+    def stopProducing(self) -> None:
+        """The connection is going."""
+
+    # -- reading ---------------------------------------------------------------
+
+    def _pauseReading(self, why: str) -> None:
+        transport = self.transport
+        if not self._readPauses and not self._closing and \
+                not getattr(transport, "disconnecting", False):
+            pause = getattr(transport, "pauseProducing", None)
+            if pause is not None:
+                pause()
+        self._readPauses.add(why)
+
+    def _resumeReading(self, why: str) -> None:
+        if why not in self._readPauses:
+            return
+        self._readPauses.discard(why)
+        transport = self.transport
+        if not self._readPauses and not self._closing and \
+                not getattr(transport, "disconnecting", False):
+            resume = getattr(transport, "resumeProducing", None)
+            if resume is not None:
+                resume()
+
+    @property
+    def readingPaused(self) -> bool:
+        """Whether this connection's reading is paused (its peer floods, or reads nothing)."""
+        return bool(getattr(self, "_readPauses", None))
+
+    def _takeToken(self) -> bool:
+        """One message's token of the fair share; without one, reading pauses till it refills."""
+        if self._bucket is None or self._bucket.take():
+            return True
+        if self._resumeCall is None and self._clock is not None:
+            self._pauseReading("rate")
+            self._messageStarted = None  # the wait is this side's, not the peer's
+            self._resumeCall = self._clock.callLater(self._bucket.wait(), self._refilled)
+        return False
+
+    def _refilled(self) -> None:
+        self._resumeCall = None
+        self._readPauses.discard("rate")
+        if not self._closing:
+            self.dataReceived(b"")  # the messages already received, first
+        if "rate" not in self._readPauses:
+            self._readPauses.add("rate")
+            self._resumeReading("rate")
+
+    def reading(self, buffered: int) -> bool:
+        """
+        Whether to read another message now, ``buffered`` bytes being held
+        by the codec: False once the connection is closing, or when the
+        connection's fair share is used up (reading is then paused, and
+        L{dataReceived} called with no bytes once it refills).  Watches the
+        deadline of the message those bytes begin.
+        """
+        if self._closing:
+            return False
+        if buffered <= 0:
+            self._messageStarted = None
+            self._lastBuffered = 0
+            return True
+        if not self._takeToken():
+            return False
+        if self._messageStarted is None or buffered < self._lastBuffered:
+            self._messageBegins()  # a message was read since: the next one begins now
+        self._lastBuffered = buffered
+        return True
+
+    def metered(self, messages: Iterable[T], data: bytes) -> Iterator[T]:
+        """
+        ``messages`` (a codec's whole messages of ``data``), each once it
+        has its token of the fair share; the others are held (reading
+        paused) until the share refills.  ``data`` ending inside a message
+        starts that message's deadline.
+        """
+        pending: list[T] = [*self._held, *messages]
+        self._held = []
+        taken = False
+        for index, message in enumerate(pending):
+            if self._closing:
+                return
+            if not self._takeToken():
+                self._held = pending[index:]
+                return
+            taken = True
+            yield message
+        if data:
+            self._partial = not data.endswith(b"\n")
+        if not self._partial:
+            self._messageStarted = None
+        elif taken or self._messageStarted is None:
+            self._messageBegins()
+
+    def _messageBegins(self) -> None:
+        if self._limits is None or self._clock is None:
+            return
+        self._messageStarted = self._clock.seconds()
+        if self._deadlineCall is None:
+            self._deadlineCall = self._clock.callLater(self._limits.messageTimeout,
+                                                      self._checkDeadline)
+
+    def _checkDeadline(self) -> None:
+        self._deadlineCall = None
+        if self._messageStarted is None or self._closing or \
+                self._limits is None or self._clock is None:
+            return
+        left = self._messageStarted + self._limits.messageTimeout - self._clock.seconds()
+        if left > 0:
+            self._deadlineCall = self._clock.callLater(left, self._checkDeadline)
+        else:
+            self.dropConnection(
+                f"a message not complete {self._limits.messageTimeout:g} seconds after it began")
+
+    # -- closing ---------------------------------------------------------------
+
+    def dropConnection(self, reason: str, cause: str = "dropped") -> None:
+        """
+        Close the connection cleanly, saying why in one log line, and count
+        it in the metrics' refusals under ``cause``.
+        """
         if self._closing:
             return
         self._closing = True
+        if self._metrics is not None:
+            self._metrics.refused(self.logName, cause)
         log.info("{name} {who}: closing: {reason}", name=self.logName, who=self.who(),
                  reason=reason)
+        if self._writesBlocked:
+            self._abortTransport()
+            return
+        if self._producing:
+            self._producing = False
+            self.transport.unregisterProducer()  # type: ignore[union-attr]
         self.transport.loseConnection()  # type: ignore[union-attr]
+        if self._limits is not None and self._clock is not None:
+            self._abortCall = self._clock.callLater(self._limits.closeTimeout,
+                                                   self._abortTransport)
+
+    def abortConnection(self, reason: str) -> None:
+        """Close the connection at once (its peer reads nothing), saying why in one log line."""
+        if self._closing:
+            return
+        self._closing = True
+        log.info("{name} {who}: aborting: {reason}", name=self.logName, who=self.who(),
+                 reason=reason)
+        self._abortTransport()
+
+    def _abortTransport(self) -> None:
+        self._abortCall = None
+        abort = getattr(self.transport, "abortConnection", None)
+        if abort is not None:
+            abort()
+        else:
+            self.transport.loseConnection()  # type: ignore[union-attr]
 
     def connectionLost(self, reason: Failure = connectionDone) -> None:
         self._closing = True
+        if self._metrics is not None:
+            self._metrics.connectionClosed(self)
+        for name in ("_deadlineCall", "_resumeCall", "_abortCall"):
+            call: IDelayedCall | None = getattr(self, name)
+            if call is not None and call.active():
+                call.cancel()
+            setattr(self, name, None)
+        release, self.releasePeer = self.releasePeer, None
+        if release is not None:
+            release()
+
+
+class GameServerFactory(ServerFactory[ProtocolT], Generic[ServerT, ProtocolT]):
+    """
+    Builds ``protocol`` for each connection to one protocol's server, every
+    connection sharing ``server`` (TCP and WebSocket alike).  ``protocol``
+    is set by a subclass, or given: a subclass of a protocol's server
+    protocol, say.
+
+    The connections keep to the L{Limits} of the server's hub (L{limits}),
+    on its clock; at most C{maxConnectionsPerPeer} of them come from one
+    peer, the others are refused with one log line.
+    """
+
+    noisy = False
+
+    def __init__(self, server: ServerT,
+                 protocol: Callable[[], ProtocolT] | None = None) -> None:
+        self.server = server
+        if protocol is not None:
+            self.protocol = protocol
+
+    _peers: PeerCounter | None = None
+
+    @property
+    def peers(self) -> PeerCounter:
+        """The connections each peer holds (made on first use: a subclass may skip __init__)."""
+        if self._peers is None:
+            self._peers = PeerCounter(0)
+        return self._peers
+
+    @property
+    def limits(self) -> Limits | None:
+        """The limits of the server's hub, if it has any."""
+        limits = getattr(getattr(self.server, "hub", None), "limits", None)
+        return limits if isinstance(limits, Limits) else None
+
+    @property
+    def clock(self) -> IReactorTime | None:
+        """The server's clock."""
+        clock: IReactorTime | None = getattr(self.server, "clock", None)
+        return clock
+
+    def admits(self, address: IAddress | None) -> bool:
+        """Whether a peer at ``address`` may open one more connection."""
+        host, limits = hostOf(address), self.limits
+        if host is None or limits is None:
+            return True
+        self.peers.cap = limits.maxConnectionsPerPeer
+        return self.peers.available(host)
+
+    def buildProtocol(self, addr: IAddress | None) -> ProtocolT | None:
+        protocol = super().buildProtocol(addr)
+        host = hostOf(addr)
+        if not isinstance(protocol, WireProtocol) or host is None or self.limits is None:
+            return protocol
+        self.peers.cap = self.limits.maxConnectionsPerPeer
+        if not self.peers.acquire(host):
+            faultLine(getattr(getattr(self.server, "hub", None), "faults", None), host,
+                      "{name} {peer}: refused: over {cap} connections from this peer",
+                      name=protocol.logName, cap=self.peers.cap)
+            return None
+        peers = self.peers
+        protocol.releasePeer = lambda: peers.release(host)
+        return protocol

@@ -1,6 +1,10 @@
 """
-The ``twistd gameproto`` plugin: options and the service that serves every
-game on its own port, behind one shared engine layer.
+The ``twistd gameproto`` plugin: the core's options and its web port, every
+protocol plugin's options and port, and the hub they all share.
+
+The protocols are plugins (L{gameproto.plugin.IProtocolPlugin}) found in
+C{twisted.plugins}, as C{twisted.words} finds its front ends: this module
+names none of them.
 """
 
 from __future__ import annotations
@@ -8,55 +12,65 @@ from __future__ import annotations
 import re
 import sqlite3
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import attrs
 from twisted.application import service, strports
 from twisted.internet import defer, endpoints
 from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IReactorTime
-from twisted.internet.protocol import Factory
 from twisted.internet.testing import MemoryReactor
 from twisted.logger import Logger
 from twisted.python import usage
+from twisted.python.util import padTo
 from twisted.web.resource import Resource
+from twisted.web.server import Site
 
-from gameproto.connect4.server import Connect4Server, Connect4ServerFactory, Connect4Settings
-from gameproto.engine.record import RecordStore
-from gameproto.engine.store import SQLiteRecordStore
 from gameproto.engine.external import EngineManifest, ExternalEngine, ManifestError
-from gameproto.engine.registry import builtins, loadEngineDirectory
-from gameproto.enginejson.server import (
-    EngineJsonServer,
-    EngineJsonServerFactory,
-    EngineJsonSettings,
+from gameproto.engine.hub import Hub, HubSettings
+from gameproto.engine.registry import EngineRegistry, builtins, loadEngineDirectory
+from gameproto.engine.store import SQLiteRecordStore
+from gameproto.net import Limits, cap, originList, positiveCount, rate
+from gameproto.plugin import (
+    WEB_PORT,
+    IProtocolPlugin,
+    IWebProtocolPlugin,
+    protocolPlugins,
+    delay,
+    seconds,
 )
-from gameproto.enginejson.websocket import engineWebSocket
 from gameproto.web.api import API
-from gameproto.maitretarot.server import TarotServer, TarotServerFactory, TarotSettings
-from gameproto.games.connect4 import DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_SIZE, MIN_SIZE
+from gameproto.metrics import Metrics, MetricsResource
 from gameproto.web.site import makeSite
 
 log = Logger(namespace="gameproto")
 
-DEFAULT_PORTS: dict[str, str] = {
-    "web": "tcp:8080",
-    "connect4": "tcp:4000",
-    "maitretarot": "tcp:4001",
-    "engine": "tcp:4003",
-}
-"""Every protocol gameproto serves, and where it listens by default."""
+WEB = WEB_PORT
+"""The core's own port: the page, the HTTP API and every protocol's web resources."""
+
+WEB_DEFAULT = "tcp:8080"
 
 OFF = "off"
+
+METRICS = "metrics"
+"""
+The core's optional port of Prometheus metrics (off by default): when on,
+``/metrics`` is served there instead of on the web port.
+"""
 
 _SPLIT = re.compile(r",(?=\s*[A-Za-z0-9_-]+\s*=)")
 
 
-def parsePorts(value: str, known: Mapping[str, str] = DEFAULT_PORTS) -> dict[str, str]:
+def defaultPorts(plugins: Iterable[IProtocolPlugin]) -> dict[str, str]:
+    """The web port and every protocol's, each where it listens by default."""
+    return {WEB: WEB_DEFAULT, **{plugin.name: plugin.defaultEndpoint for plugin in plugins}}
+
+
+def parsePorts(value: str, known: Mapping[str, str]) -> dict[str, str]:
     """
-    Read ``NAME=ENDPOINT[,NAME=ENDPOINT...]``: a Twisted server endpoint
-    description, ``off``, or a bare port number meaning ``tcp:N``.  Raises
-    L{usage.UsageError} naming what is wrong.
+    Read ``NAME=ENDPOINT[,NAME=ENDPOINT...]``, each NAME one of ``known``:
+    a Twisted server endpoint description, ``off``, or a bare port number
+    meaning ``tcp:N``.  Raises L{usage.UsageError} naming what is wrong.
     """
     ports: dict[str, str] = {}
     for item in _SPLIT.split(value):
@@ -81,86 +95,144 @@ def parsePorts(value: str, known: Mapping[str, str] = DEFAULT_PORTS) -> dict[str
     return ports
 
 
-def _seconds(value: str) -> float:
-    seconds = float(value)
-    if not seconds > 0 or seconds == float("inf"):
-        raise ValueError(f"{value} is not a positive number of seconds")
-    return seconds
+def count(value: str) -> int:
+    """An option's coerce: a whole number, 1 or more."""
+    number = int(value)
+    if number < 1:
+        raise ValueError(f"{value} is not a number of 1 or more")
+    return number
 
 
-def _boardSize(value: str) -> int:
-    size = int(value)
-    if not MIN_SIZE <= size <= MAX_SIZE:
-        raise ValueError(f"{value} is not between {MIN_SIZE} and {MAX_SIZE}")
-    return size
+class NamedCoerceParameter(usage.CoerceParameter):
+    """A coerced option whose bad value is a usage error naming the option."""
 
-
-def _delay(value: str) -> float:
-    seconds = float(value)
-    if not 0 <= seconds < float("inf"):
-        raise ValueError(f"{value} is not a number of seconds")
-    return seconds
+    def dispatch(self, parameterName: str, value: str | None) -> None:
+        try:
+            super().dispatch(parameterName, value)
+        except usage.UsageError as e:
+            reason = str(e).removeprefix("Parameter type enforcement failed: ")
+            raise usage.UsageError(f"--{parameterName}: {reason}") from None
 
 
 class Options(usage.Options):
-    """Options of ``twistd gameproto``."""
+    """
+    Options of ``twistd gameproto``: the core's, then each protocol plugin's
+    (``plugins``, by default every one installed).
+    """
 
     synopsis = "[options]"
-    longdesc = (
-        "Serve turn-based multiplayer games: each protocol on its own port "
-        "(defaults: " + ", ".join(f"{k}={v}" for k, v in DEFAULT_PORTS.items()) + "), "
-        "the Protuissance 4 WebSocket at /connect4 and the engine JSON WebSocket at "
-        "/engine on the web port, the web page and HTTP API at / and /api."
-    )
 
-    optParameters = [
+    optParameters: list[list[Any]] = [
         ["db", None, "gameproto.sqlite",
          "SQLite database holding every game's record, each action written as it is "
          "accepted; unfinished games are restored from it at start."],
-        ["connect4-width", None, DEFAULT_WIDTH, "Connect Four board width, 6..255.", _boardSize],
-        ["connect4-height", None, DEFAULT_HEIGHT, "Connect Four board height, 6..255.",
-         _boardSize],
-        ["connect4-timeout", None, 3.0, "Seconds for each Connect Four move.", _seconds],
-        ["connect4-first-move-bonus", None, 1.0,
-         "Extra seconds for the first move of a game (the document's timeout + 1).", _delay],
-        ["connect4-choice-timeout", None, 10.0,
-         "Seconds to send JOIN_QUEUE after GAME_END before being disconnected.", _seconds],
-        ["connect4-resend-timeout", None, 1.0,
-         "Seconds to send another move after ERR_INVALID_COLUMN.", _seconds],
-        ["connect4-connect-timeout", None, 10.0,
-         "Seconds for a new connection to send an acceptable CONNECT.", _seconds],
-        ["connect4-rematch-delay", None, 1.0,
-         "Seconds the queue waits for another opponent before matching two players "
-         "who just played each other (0: at once).", _delay],
-        ["maitretarot-timeout", None, 60.0,
-         "Seconds a MaîtreTarot client has for each answer (bid, discard, card, replay) "
-         "and each identification step; past it a bot plays its move and the connection "
-         "is closed.", _seconds],
-        ["maitretarot-bots-after", None, 30.0,
-         "Seconds a waiting MaîtreTarot table waits for players before bots fill its "
-         "empty places (0: at once).", _delay],
-        ["maitretarot-bot-delay", None, 0.0,
-         "Seconds a MaîtreTarot bot waits before each move.", _delay],
         ["engines", None, None,
          "A directory of external engines: each subdirectory with a manifest.json "
          "(name, command, parameters, sprites)."],
         ["engine-timeout", None, 300.0,
          "Seconds a player of a game created through the engine JSON protocol has for "
-         "each action; past it the engine's bot plays it, or the seat resigns.", _seconds],
+         "each action; past it the engine's bot plays it, or the seat resigns.", seconds],
         ["engine-answer-timeout", None, 5.0,
-         "Seconds an external engine has to answer; past it its game is aborted.", _seconds],
-        ["engine-idle-timeout", None, 600.0,
-         "Seconds an engine JSON connection may stay in the lobby (no game, queue or watch) "
-         "without sending anything; past it it is closed.", _seconds],
+         "Seconds an external engine has to answer; past it its game is aborted.", seconds],
         ["engine-open-seat-timeout", None, 3600.0,
          "Seconds a game of the engine JSON protocol waits for a player to take an open "
-         "seat it asks to act; past it the game is aborted.", _seconds],
+         "seat it asks to act; past it the game is aborted.", seconds],
+        ["engine-bot-delay", None, 0.5,
+         "Seconds between two actions of a game created by name that no person sits at "
+         "(bots alone): such games are paced (0: not paced).", delay],
+        ["engine-max-actions", None, 10_000,
+         "The most actions a game of any protocol may have: past it the game is aborted, "
+         "its record kept; a longer record is not restored at start.", count],
+        ["engine-max-games", None, 1000,
+         "The most games created by name (engine JSON protocol, HTTP API) or restored "
+         "that are open at once.", count],
+        ["engine-max-games-per-peer", None, 20,
+         "The most open games created through the HTTP API from one address at once.", count],
+        ["api-games-per-minute", None, 30,
+         "Games one address may create through the HTTP API per minute (and at once); "
+         "past it, HTTP 429 with Retry-After.", count],
+        ["max-write-buffer", None, 1024 * 1024,
+         "Bytes a connection (any port) may have waiting to be sent while its peer reads "
+         "nothing; reading it stops at once, and past this it is aborted.", positiveCount],
+        ["max-connections-per-peer", None, 64,
+         "Connections one address may hold at once on each port, TCP or web "
+         "(WebSockets included); others are refused (0: no cap).", cap],
+        ["message-rate", None, 50.0,
+         "Messages per second each connection may send on average, any protocol; above "
+         "it (past --message-burst) the connection is not read until it may again "
+         "(0: no limit).", rate],
+        ["message-burst", None, 100,
+         "Messages a connection may send at once before --message-rate applies.",
+         positiveCount],
+        ["message-timeout", None, 30.0,
+         "Seconds a message has, once its first byte arrived, to arrive whole (TCP "
+         "protocols, WebSockets); past it the connection is closed.", seconds],
+        ["request-timeout", None, 30.0,
+         "Seconds an HTTP request has, once its first byte arrived, to arrive whole "
+         "(headers and body); past it the connection is closed.", seconds],
+        ["websocket-idle-timeout", None, 300.0,
+         "Seconds a WebSocket may stay silent (it is pinged halfway, which browsers "
+         "answer); past it, it is closed.", seconds],
+        ["allowed-origins", None, None,
+         "Origins (scheme://host[:port], separated by commas) whose pages may open the "
+         "WebSockets, besides the page's own; clients sending no Origin are accepted."],
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, plugins: Iterable[IProtocolPlugin] | None = None) -> None:
+        self.plugins: Sequence[IProtocolPlugin] = tuple(protocolPlugins(
+            plugins, [row[0] for row in self.optParameters] + ["ports", "engine"]))
         super().__init__()
-        self["ports"] = dict(DEFAULT_PORTS)
+        defaults = defaultPorts(self.plugins)
+        self["plugins"] = self.plugins
+        self["ports"] = dict(defaults)
         self["engine"] = []
+        self.docs["ports"] = (
+            "NAME=ENDPOINT[,NAME=ENDPOINT...]: where each protocol listens, as a Twisted "
+            "server endpoint description (tcp:, ssl:, unix:, systemd:), a bare port number "
+            "(tcp:N), or 'off' to disable it. Repeatable. Names and defaults: "
+            + ", ".join(f"{k}={v}" for k, v in defaults.items())
+            + f", {METRICS}={OFF} (Prometheus metrics at /metrics; when off, they are at "
+            "/metrics of the web port)."
+        )
+        self.longdesc = " ".join([
+            "Serve turn-based multiplayer games, each protocol on its own port.",
+            f"{WEB}={WEB_DEFAULT}: the web page and HTTP API at / and /api, and the "
+            "protocols' WebSockets.",
+            *(f"{p.name}={p.defaultEndpoint}: {p.description}." for p in self.plugins),
+        ])
+
+    def _gather_parameters(self) -> Any:
+        """
+        Twisted's gathering of the class's C{optParameters}, then each
+        plugin's rows, coerced and documented alike.
+        """
+        longOpt, shortOpt, docs, settings, synonyms, dispatch = super()._gather_parameters()
+        for plugin in self.plugins:
+            for row in plugin.optParameters:
+                name, _, default, doc, coerce = padTo(5, list(row))
+                longOpt.append(name + "=")
+                docs[name] = doc
+                settings[name] = default
+                synonyms[name] = name
+                dispatch[name] = usage.CoerceParameter(self, coerce or str)
+        for name, handler in list(dispatch.items()):
+            if type(handler) is usage.CoerceParameter:
+                dispatch[name] = NamedCoerceParameter(self, handler.coerce)
+        return longOpt, shortOpt, docs, settings, synonyms, dispatch
+
+    def parseOptions(self, options: Sequence[str] | None = None) -> None:
+        """
+        Parse ``options``.  Under twistd (as its C{gameproto} subcommand) a
+        usage error ends the process with one line and status 1, instead of
+        the whole C{--help} followed by the error; elsewhere it raises
+        L{usage.UsageError}.
+        """
+        try:
+            super().parseOptions(options)
+        except usage.UsageError as e:
+            if getattr(self, "parent", None) is None:
+                raise
+            raise SystemExit(f"twistd gameproto: {e} (see twistd gameproto --help)") from None
 
     def opt_engine(self, value: str) -> None:
         """
@@ -174,38 +246,28 @@ class Options(usage.Options):
         self["engine"].append(value)
 
     def opt_ports(self, value: str) -> None:
-        self["ports"].update(parsePorts(value))
-
-    opt_ports.__doc__ = (
-        "NAME=ENDPOINT[,NAME=ENDPOINT...]: where each protocol listens, as a Twisted "
-        "server endpoint description (tcp:, ssl:, unix:, systemd:), a bare port number "
-        "(tcp:N), or 'off' to disable it. Repeatable. Names and defaults: "
-        + ", ".join(f"{k}={v}" for k, v in DEFAULT_PORTS.items()) + "."
-    )
+        """NAME=ENDPOINT[,NAME=ENDPOINT...]: where each protocol listens."""
+        self["ports"].update(parsePorts(value, {METRICS: OFF, **self["ports"]}))
 
     def postOptions(self) -> None:
-        try:
-            self["connect4"] = Connect4Settings(
-                width=self["connect4-width"],
-                height=self["connect4-height"],
-                timeout=self["connect4-timeout"],
-                firstMoveBonus=self["connect4-first-move-bonus"],
-                choiceTimeout=self["connect4-choice-timeout"],
-                resendTimeout=self["connect4-resend-timeout"],
-                connectTimeout=self["connect4-connect-timeout"],
-                rematchDelay=self["connect4-rematch-delay"],
-            )
-        except ValueError as e:
-            raise usage.UsageError(f"Connect Four settings: {e}") from None
-        self["maitretarot"] = TarotSettings(
-            timeout=self["maitretarot-timeout"],
-            botsAfter=self["maitretarot-bots-after"],
-            botDelay=self["maitretarot-bot-delay"],
-        )
-        self["enginejson"] = EngineJsonSettings(
+        self["hub"] = HubSettings(
             timeout=self["engine-timeout"], engineTimeout=self["engine-answer-timeout"],
-            idleTimeout=self["engine-idle-timeout"],
-            openSeatTimeout=self["engine-open-seat-timeout"])
+            openSeatTimeout=self["engine-open-seat-timeout"],
+            botDelay=self["engine-bot-delay"], maxActions=self["engine-max-actions"],
+            maxGames=self["engine-max-games"], maxGamesPerPeer=self["engine-max-games-per-peer"],
+            gamesPerMinute=self["api-games-per-minute"])
+        try:
+            self["limits"] = Limits(
+                maxWriteBuffer=self["max-write-buffer"],
+                maxConnectionsPerPeer=self["max-connections-per-peer"],
+                messageRate=self["message-rate"], messageBurst=self["message-burst"],
+                messageTimeout=self["message-timeout"],
+                requestTimeout=self["request-timeout"],
+                webSocketIdleTimeout=self["websocket-idle-timeout"],
+                allowedOrigins=originList(self["allowed-origins"]))
+        except ValueError as e:
+            raise usage.UsageError(f"connection limits: {e}") from None
+        self["settings"] = {plugin.name: plugin.settings(self) for plugin in self.plugins}
         try:
             self["manifests"] = externalManifests(self["engines"], self["engine"])
         except ManifestError as e:
@@ -214,18 +276,9 @@ class Options(usage.Options):
             SQLiteRecordStore(self["db"]).close()
         except (OSError, sqlite3.Error) as e:
             raise usage.UsageError(f"--db: cannot use {self['db']!r} ({e})") from None
-        if all(description == OFF for description in self["ports"].values()):
+        if all(description == OFF for name, description in self["ports"].items()
+               if name != METRICS):
             raise usage.UsageError("--ports: every protocol is off, nothing to serve")
-
-
-@attrs.define
-class Games:
-    """The shared state behind every port: the record store and each game's server."""
-
-    store: RecordStore
-    connect4: Connect4Server
-    maitretarot: TarotServer
-    engine: EngineJsonServer
 
 
 def externalManifests(directory: str | None, specs: list[str]) -> list[EngineManifest]:
@@ -241,92 +294,189 @@ def externalManifests(directory: str | None, specs: list[str]) -> list[EngineMan
             manifests.append(EngineManifest.fromCommand(name, value))
     names = [m.name for m in manifests]
     for name in names:
-        if names.count(name) > 1 or name in ("connect4", "tarot"):
+        if names.count(name) > 1 or name in builtins():
             raise ManifestError(f"two engines are named {name!r}")
     return manifests
 
 
-def buildGames(options: Mapping[str, object], clock: IReactorTime,
-               processes: Any = None) -> Games:
-    path = options["db"]
-    assert isinstance(path, str)
-    store = SQLiteRecordStore(path)
-    connect4 = options["connect4"]
-    tarot = options["maitretarot"]
-    enginejson = options["enginejson"]
-    assert isinstance(connect4, Connect4Settings) and isinstance(tarot, TarotSettings)
-    assert isinstance(enginejson, EngineJsonSettings)
+def makeHub(options: Mapping[str, Any], clock: IReactorTime, processes: Any = None) -> Hub:
+    """
+    The hub every port shares: the record store of ``--db``, the built-in
+    engines and the external ones (``processes`` spawns them: the reactor
+    by default), the clock, the settings of the games it hosts.
+    """
+    settings = options["hub"]
     if processes is None:
         from twisted.internet import reactor as processes
-    registry = builtins()
-    for manifest in options.get("manifests") or ():  # type: ignore[attr-defined]
-        registry.add(ExternalEngine(manifest, processes, enginejson.engineTimeout))
-    connect4Server = Connect4Server(connect4, clock, store)
-    tarotServer = TarotServer(tarot, clock, store)
-    engineServer = EngineJsonServer(enginejson, registry, clock, store,
-                                    connect4=connect4Server, tarot=tarotServer)
-    return Games(store, connect4Server, tarotServer, engineServer)
+    registry: EngineRegistry = builtins()
+    for manifest in options.get("manifests") or ():
+        registry.add(ExternalEngine(manifest, processes, settings.engineTimeout))
+    return Hub(clock, SQLiteRecordStore(options["db"]), None, registry, settings=settings,
+               limits=options.get("limits") or Limits())
 
 
-def webResources(games: Games, ports: Mapping[str, str]) -> dict[bytes, Resource]:
-    """What the web port serves besides its index, for the protocols that are on."""
-    from gameproto.connect4.websocket import connect4WebSocket
-
+def webResources(hub: Hub, plugins: Iterable[IProtocolPlugin], servers: Mapping[str, Any],
+                 ports: Mapping[str, str]) -> dict[bytes, Resource]:
+    """
+    What the web port serves besides its page: the API, and the web
+    resources of every protocol that is on (and of those that keep them
+    when off).
+    """
     children: dict[bytes, Resource] = {}
-    if ports.get("connect4", OFF) != OFF:
-        children[b"connect4"] = connect4WebSocket(games.connect4)
-    children[b"engine"] = engineWebSocket(games.engine)
-    children[b"api"] = API(games.engine)
+    for plugin in plugins:
+        if IWebProtocolPlugin.providedBy(plugin) and (
+            plugin.webWhenOff or ports.get(plugin.name, OFF) != OFF
+        ):
+            children.update(plugin.webResources(servers[plugin.name]))
+    api = API(hub)
+    hub.metrics.watchReplays(api.replays)
+    children[b"api"] = api
+    if ports.get(METRICS, OFF) == OFF:
+        children[b"metrics"] = MetricsResource(hub.metrics)
     return children
 
 
-class GameprotoService(service.MultiService):
-    """Every protocol's listening service; ``games`` is the shared state behind them."""
+class StartupError(SystemExit, Exception):
+    """
+    The service cannot start (a port cannot listen): its one line names
+    the port, the endpoint and the cause.  Under twistd it ends the process
+    with status 1 and that line, without a traceback (it is a
+    C{SystemExit}), once twistd has removed its pid file and told a
+    daemon's parent (it is an C{Exception}).
+    """
 
-    def __init__(self, games: Games) -> None:
+
+def errorCause(error: BaseException) -> str:
+    """A short, lower-case cause: C{address already in use}, C{permission denied}."""
+    cause = getattr(error, "socketError", None) or error
+    if isinstance(cause, OSError) and cause.strerror:
+        text = cause.strerror
+    else:
+        text = str(cause).strip()
+    if not text:
+        return type(cause).__name__
+    return text[:1].lower() + text[1:]
+
+
+def metricsSite(metrics: Metrics) -> Site:
+    """The metrics port: C{/metrics} (and C{/}) in Prometheus's text format."""
+    root = Resource()
+    resource = MetricsResource(metrics)
+    root.putChild(b"", resource)
+    root.putChild(b"metrics", resource)
+    site = Site(root)
+    site.displayTracebacks = False
+    return site
+
+
+class GameprotoService(service.MultiService):
+    """
+    Every port's listening service, named after its port; ``hub`` is what
+    they share, ``servers`` each protocol's server by its name.
+    """
+
+    def __init__(self, hub: Hub, servers: Mapping[str, Any]) -> None:
         super().__init__()
-        self.games = games
+        self.hub = hub
+        self.servers = dict(servers)
+        self.endpoints: dict[str, str] = {}
+        """Each port's endpoint description, by its name."""
+
+    @property
+    def metrics(self) -> Metrics:
+        """The service's metrics (the hub's)."""
+        return self.hub.metrics
+
+    @property
+    def games(self) -> Hub:
+        """The shared state behind every port (the hub), as callers knew it."""
+        return self.hub
+
+    def privilegedStartService(self) -> None:
+        """
+        Listen on every port (before twistd sheds privileges); a port that
+        cannot listen raises L{StartupError} naming it.
+        """
+        service.Service.privilegedStartService(self)
+        self._startChildren(lambda child: child.privilegedStartService())
 
     def startService(self) -> None:
         """Listen, and host again the games a previous run left unfinished."""
-        super().startService()
-        restoring = self.games.engine.restore()
-        restoring.addCallback(lambda ids: ids and log.info(
-            "restored {count} unfinished games: {ids}", count=len(ids), ids=ids))
+        service.Service.startService(self)
+        self._startChildren(lambda child: child.startService())
+        restoring = self.hub.restore()
+
+        def restored(ids: list[int]) -> None:
+            if ids:
+                log.info("restored {count} unfinished games: {ids}", count=len(ids), ids=ids)
+
+        restoring.addCallback(restored)
         restoring.addErrback(lambda f: log.failure("restoring games failed", f))
+
+    def _startChildren(self, start: Callable[[service.IService], object]) -> None:
+        """Start each port, or stop those started and raise L{StartupError} naming it."""
+        started: list[service.IService] = []
+        for child in self:
+            try:
+                start(child)
+            except Exception as e:
+                for done in started:
+                    defer.maybeDeferred(done.stopService).addErrback(lambda f: None)
+                self.running = False
+                name = child.name or "?"
+                raise StartupError(
+                    f"gameproto: cannot listen for {name} on "
+                    f"{self.endpoints.get(name, '?')}: {errorCause(e)} (--ports {name}=...)"
+                ) from None
+            started.append(child)
 
     def stopService(self) -> Deferred[None]:
         """Stop listening, then close the record store."""
         d = defer.maybeDeferred(super().stopService)
-        d.addBoth(lambda result: (self._closeStore(), result)[1])
+
+        def close(result: object) -> object:
+            self.hub.store.close()
+            return result
+
+        d.addBoth(close)
         return d
 
-    def _closeStore(self) -> None:
-        close = getattr(self.games.store, "close", None)
-        if close is not None:
-            close()
+
+class UnusableDatabase(StartupError):
+    """
+    The database of ``--db`` cannot be used (not a database, a directory,
+    not writable): its one line says which and why, as L{StartupError}.
+    """
 
 
-def makeService(options: Mapping[str, object], clock: IReactorTime | None = None,
+def makeService(options: Mapping[str, Any], clock: IReactorTime | None = None,
                 processes: Any = None) -> GameprotoService:
-    """Every protocol that is not off, each on its endpoint, one engine layer behind them."""
+    """Every port that is not off, each on its endpoint, one hub behind them."""
     if clock is None:
         from twisted.internet import reactor as clock  # type: ignore[assignment]
     assert clock is not None
-    games = buildGames(options, clock, processes)
-    ports = options["ports"]
-    assert isinstance(ports, dict)
-    factories: dict[str, Callable[[], Factory]] = {
-        "connect4": lambda: Connect4ServerFactory(games.connect4),
-        "maitretarot": lambda: TarotServerFactory(games.maitretarot),
-        "engine": lambda: EngineJsonServerFactory(games.engine),
-        "web": lambda: makeSite(webResources(games, ports)),
-    }
-    top = GameprotoService(games)
+    try:
+        hub = makeHub(options, clock, processes)
+    except (OSError, sqlite3.Error) as e:
+        raise UnusableDatabase(f"gameproto: --db: cannot use {options['db']!r} ({e})") from None
+    plugins: Sequence[IProtocolPlugin] = options["plugins"]
+    settings = options["settings"]
+    servers = {plugin.name: plugin.makeServer(hub, settings[plugin.name]) for plugin in plugins}
+    byName = {plugin.name: plugin for plugin in plugins}
+    ports: dict[str, str] = options["ports"]
+    top = GameprotoService(hub, servers)
     for name, description in ports.items():
         if description == OFF:
             continue
-        child = strports.service(description, factories[name]())
+        if name == WEB:
+            factory: Any = makeSite(webResources(hub, plugins, servers, ports), hub.limits,
+                                    clock)
+        elif name == METRICS:
+            factory = metricsSite(hub.metrics)
+        else:
+            factory = byName[name].factory(servers[name])
+        child = strports.service(description, factory)
         child.setName(name)
         child.setServiceParent(top)
+        top.endpoints[name] = description
     return top

@@ -6,7 +6,7 @@ subclassed; the hooks are listed in each class's docstring.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Collection, cast
 
 from automat import NoTransition
 from twisted.internet.defer import Deferred, maybeDeferred
@@ -40,13 +40,13 @@ class MessageStreamProtocol(WireProtocol):
         super().connectionMade()
         self._parser = wire.Parser()
 
-    def expectedMessages(self) -> Iterable[wire.MessageClass]:
+    def expectedMessages(self) -> Collection[wire.MessageClass]:
         """The message kinds the sequence allows now."""
         raise NotImplementedError
 
     def dataReceived(self, data: bytes) -> None:
         self._parser.feed(data)
-        while not self._closing:
+        while self.reading(self._parser.buffered):
             message = self._parser.next(self.expectedMessages())
             if message is wire.NEED_MORE:
                 return
@@ -89,7 +89,7 @@ class Connect4ServerProtocol(MessageStreamProtocol):
         log.info("connect4 connection from {peer}", peer=self.peer)
         self.player = self.factory.server.newPlayer(self)
 
-    def expectedMessages(self) -> Iterable[wire.MessageClass]:
+    def expectedMessages(self) -> Collection[wire.MessageClass]:
         return wire.CLIENT_MESSAGES
 
     def messageReceived(self, message: wire.Message) -> None:
@@ -153,7 +153,7 @@ class Connect4ClientProtocol(MessageStreamProtocol):
         super().connectionMade()
         self.machine.connect(self.nick)
 
-    def expectedMessages(self) -> Iterable[wire.MessageClass]:
+    def expectedMessages(self) -> Collection[wire.MessageClass]:
         return self.machine.expected()
 
     def messageReceived(self, message: wire.Message) -> None:
@@ -220,7 +220,8 @@ class Connect4ClientProtocol(MessageStreamProtocol):
         assert self.board is not None
         self._asked += 1
         asked = self._asked
-        d = maybeDeferred(self.chooseMove, self.board)
+        # maybeDeferred waits for a Deferred chooseMove returns: an int comes out either way.
+        d = cast("Deferred[int]", maybeDeferred(self.chooseMove, self.board))
         d.addCallback(self._chosen, asked)
         d.addErrback(self._choiceFailed)
 

@@ -1,16 +1,16 @@
 """
 Protuissance 4 on the shared engine layer: the server state (settings, nicks,
-matchmaking), one player per connection, and the factory.
+matchmaking), one player per connection, the matchmaker that seats guests of
+any protocol in the same queue, and the factory.
 """
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Hashable, Protocol, Sequence
 
 import attrs
 from twisted.internet.interfaces import IReactorTime
-from twisted.internet.protocol import Factory
 from twisted.logger import Logger
 
 from gameproto.connect4 import wire
@@ -18,11 +18,13 @@ from gameproto.connect4.machine import ServerInputs, ServerMachine
 from gameproto.connect4.protocol import Connect4ServerProtocol
 from gameproto.engine.clock import Deadline, positiveSeconds
 from gameproto.engine.contract import Errors, Instructions, Seat
+from gameproto.engine.hub import Guest, GuestSeat, Hub
 from gameproto.engine.lobby import MatchQueue
 from gameproto.engine.record import RecordStore
 from gameproto.engine.service import GameServer
-from gameproto.engine.table import Table
+from gameproto.engine.table import SeatHolder, Table
 from gameproto.games.connect4 import DEFAULT_HEIGHT, DEFAULT_WIDTH, ENGINE, MAX_SIZE, MIN_SIZE
+from gameproto.net import GameServerFactory
 
 if TYPE_CHECKING:
     from gameproto.connect4.protocol import Connect4ServerProtocol as _Protocol
@@ -55,6 +57,17 @@ class Connect4Settings:
     """How long the queue waits for someone else before matching two players who just met."""
 
 
+class Contestant(SeatHolder, Hashable, Protocol):
+    """Who waits in the Protuissance 4 queue: a connection's player, or a guest."""
+
+    @property
+    def nick(self) -> str | None:
+        """The nick it holds (unique among the server's)."""
+
+    def matched(self, table: Table, seat: Seat) -> None:
+        """The queue put it in ``seat`` of ``table``; the table's first update follows."""
+
+
 class Connect4Player:
     """
     One connection's player: the core of its L{ServerMachine} and the
@@ -78,8 +91,7 @@ class Connect4Player:
         return self.nick or "?"
 
     def turnTimeout(self, table: Table, seat: Seat) -> float | None:
-        settings = self.server.settings
-        return settings.timeout + (settings.firstMoveBonus if table.turn == 0 else 0.0)
+        return self.server.moveTimeout(table, seat)
 
     def update(self, table: Table, seat: Seat, instructions: Instructions) -> None:
         if table is not self.table:
@@ -134,7 +146,7 @@ class Connect4Player:
         self.protocol.gameStarted((first, second), self.seat)
 
     def announceEnd(self, winner: int | None) -> None:
-        self.send(wire.GameEnd(winner))
+        self.send(wire.GameEnd(None if winner is None else 1 if winner else 0))
         self.protocol.gameEnded(winner)
 
     def submitMove(self, column: int) -> None:
@@ -166,10 +178,65 @@ class Connect4Player:
         self.resign()
 
 
+class GuestContestant(GuestSeat):
+    """
+    A guest of another protocol in the Protuissance 4 queue: the nick it
+    claimed, the move timeout of Protuissance 4 (first-move bonus included),
+    and a resignation when the time runs out.
+    """
+
+    def __init__(self, matchmaker: Connect4Matchmaker, guest: Guest) -> None:
+        super().__init__(guest, matchmaker.server.moveTimeout,
+                         lambda table, seat: table.resign(seat))
+        self.matchmaker = matchmaker
+        self.nick: str = guest.name
+
+    def matched(self, table: Table, seat: Seat) -> None:
+        """The table's first update tells the guest; once it is over, the nick is free."""
+        table.whenFinished().addBoth(lambda result: self.matchmaker.ended(self))
+
+
+class Connect4Matchmaker:
+    """
+    Protuissance 4's queue, open to a guest of any protocol: the same nick
+    rule, the same nicks and the same queue as the TCP players.
+    """
+
+    engine = ENGINE.name
+    title = "Protuissance 4"
+
+    def __init__(self, server: Connect4Server) -> None:
+        self.server = server
+        self.contestants: dict[Guest, GuestContestant] = {}
+
+    def enqueue(self, guest: Guest) -> str | None:
+        name = guest.name
+        if wire.acceptNick(name.encode("utf-8")) != name:
+            return "a Connect Four name is 1 to 16 of A-Z a-z 0-9 _ -"
+        contestant = GuestContestant(self, guest)
+        if not self.server.claimNick(name, contestant):
+            return f"the name {name!r} is taken"
+        self.contestants[guest] = contestant
+        self.server.queue.join(contestant)
+        return None
+
+    def dequeue(self, guest: Guest) -> None:
+        contestant = self.contestants.pop(guest, None)
+        if contestant is not None:
+            self.server.forget(contestant)
+
+    def ended(self, contestant: GuestContestant) -> None:
+        """``contestant``'s game is over: its nick is free again."""
+        if self.contestants.get(contestant.guest) is contestant:
+            self.dequeue(contestant.guest)
+
+
 class Connect4Server(GameServer[Connect4Settings]):
     """
     Everything the Protuissance 4 connections share, whatever carries them
     (TCP or WebSocket): the settings, the nicks in use, the queue, the games.
+    It hosts its tables on the hub (a seat left is resigned) and opens its
+    queue to guests of every protocol (L{Connect4Matchmaker}).
     """
 
     def __init__(
@@ -178,44 +245,54 @@ class Connect4Server(GameServer[Connect4Settings]):
         clock: IReactorTime | None = None,
         store: RecordStore | None = None,
         rng: random.Random | None = None,
+        *,
+        hub: Hub | None = None,
     ) -> None:
-        super().__init__(settings, clock, store, rng)
-        self.nicks: dict[str, Connect4Player] = {}
-        self.queue: MatchQueue[Connect4Player] = MatchQueue(
+        super().__init__(settings, clock, store, rng, hub=hub)
+        self.nicks: dict[str, Contestant] = {}
+        self.queue: MatchQueue[Contestant] = MatchQueue(
             2, self._matched, self.rng, self.clock, settings.rematchDelay
         )
         self.tables: set[Table] = set()
+        self.matchmaker = Connect4Matchmaker(self)
+        self.hub.addMatchmaker(self.matchmaker)
 
     def newPlayer(self, protocol: _Protocol) -> Connect4Player:
         """A player for a new connection."""
         return Connect4Player(self, protocol)
 
-    def claimNick(self, nick: str, player: Connect4Player) -> bool:
+    def moveTimeout(self, table: Table, seat: Seat) -> float:
+        """The time for a move: ``timeout``, and the first-move bonus for a game's first."""
+        settings = self.settings
+        return settings.timeout + (settings.firstMoveBonus if table.turn == 0 else 0.0)
+
+    def claimNick(self, nick: str, player: Contestant) -> bool:
         """Reserve ``nick`` for ``player``; False if someone else holds it."""
         holder = self.nicks.setdefault(nick, player)
         return holder is player
 
-    def forget(self, player: Connect4Player) -> None:
+    def forget(self, player: Contestant) -> None:
         """``player`` is gone: out of the queue, its nick free."""
         self.queue.forget(player)
         if player.nick is not None and self.nicks.get(player.nick) is player:
             del self.nicks[player.nick]
 
-    def _matched(self, players: Sequence[Connect4Player]) -> None:
+    def vacate(self, table: Table, seat: Seat) -> None:
+        """A guest left its seat (L{TableHost}): in Protuissance 4, leaving is resigning."""
+        table.resign(seat)
+
+    def _matched(self, players: Sequence[Contestant]) -> None:
         params = {"width": self.settings.width, "height": self.settings.height}
         table = Table.create(ENGINE, params, players, self.clock, self.store, self.rng)
         self.tables.add(table)
         table.whenFinished().addCallback(lambda record: self.tables.discard(table))
+        self.hub.register(table, self)
         for seat, player in enumerate(players):
             player.matched(table, seat)
         table.start()
 
 
-class Connect4ServerFactory(Factory):
-    """Builds L{Connect4ServerProtocol} for each TCP connection to one L{Connect4Server}."""
+class Connect4ServerFactory(GameServerFactory[Connect4Server, Connect4ServerProtocol]):
+    """Builds L{Connect4ServerProtocol} for each connection to one L{Connect4Server}."""
 
     protocol = Connect4ServerProtocol
-    noisy = False
-
-    def __init__(self, server: Connect4Server) -> None:
-        self.server = server

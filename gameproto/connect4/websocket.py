@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from twisted.web.resource import Resource
-from twisted.web.server import Request
 
 from gameproto.connect4 import wire
 from gameproto.connect4.server import Connect4Server, Connect4ServerFactory
-from gameproto.web.websocket import messageWebSocketResource
+from gameproto.web.websocket import MessageWebSocketResource
 
 
 def connect4WebSocket(
@@ -18,10 +17,4 @@ def connect4WebSocket(
     ``server``'s games; ``factory`` builds their protocols (a factory whose
     ``protocol`` is a subclass, say), by default a L{Connect4ServerFactory}.
     """
-    if factory is None:
-        factory = Connect4ServerFactory(server)
-
-    def build(request: Request):  # type: ignore[no-untyped-def]
-        return factory.buildProtocol(request.getClientAddress())
-
-    return messageWebSocketResource(build, wire.MAX_MESSAGE)
+    return MessageWebSocketResource(factory or Connect4ServerFactory(server), wire.MAX_MESSAGE)

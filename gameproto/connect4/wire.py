@@ -14,9 +14,12 @@ never an exception.
 from __future__ import annotations
 
 import re
-from typing import ClassVar, Collection, Final, Literal
+from typing import Callable, ClassVar, Collection, Final, Literal
 
 import attrs
+
+from gameproto.buffer import NEED_MORE as NEED_MORE, Malformed as Malformed, ReceiveBuffer
+from gameproto.buffer import NeedMore as _NeedMore
 
 # Message types, as the document numbers them.
 CONNECT: Final = 0
@@ -139,22 +142,6 @@ SERVER_MESSAGES: Final[frozenset[MessageClass]] = frozenset(
     {Init, GameStart, PlayMove, GameEnd, Error}
 )
 """What a server sends."""
-
-
-@attrs.frozen
-class Malformed:
-    """Bytes that are no message the reader expects; ``reason`` says why."""
-
-    reason: str
-
-
-class _NeedMore:
-    def __repr__(self) -> str:
-        return "NEED_MORE"
-
-
-NEED_MORE: Final = _NeedMore()
-"""Not enough bytes yet for a whole message."""
 
 
 # -- nicks -------------------------------------------------------------------
@@ -285,7 +272,7 @@ def _readGameEnd(data: bytes) -> Parsed:
         return NEED_MORE
     if not whole:
         return None
-    return GameEnd(int(data[1:2])), 4
+    return GameEnd(0 if data[1:2] == b"0" else 1), 4
 
 
 def _readEmpty(data: bytes, message: Message) -> Parsed:
@@ -314,7 +301,7 @@ def _readError(data: bytes) -> Parsed:
     return None
 
 
-_READERS: Final[dict[bytes, tuple[tuple[MessageClass, object], ...]]] = {
+_READERS: Final[dict[bytes, tuple[tuple[MessageClass, Callable[[bytes], Parsed]], ...]]] = {
     b"0": ((Connect, _readConnect),),
     b"1": ((Init, _readInit), (Error, _readError)),
     b"2": ((GameStart, _readGameStart),),
@@ -341,11 +328,11 @@ def parse(
     for kind, reader in readers:
         if kind not in expected:
             continue
-        result = reader(data)  # type: ignore[operator]
-        if result is NEED_MORE:
+        result = reader(data)
+        if isinstance(result, _NeedMore):
             waiting = True
         elif result is not None:
-            return result  # type: ignore[return-value]
+            return result
     if waiting:
         return NEED_MORE
     if not readers:
@@ -364,11 +351,11 @@ class Parser:
     """
 
     def __init__(self) -> None:
-        self._buffer = b""
+        self._buffer = ReceiveBuffer(limit=MAX_MESSAGE)
 
     def feed(self, data: bytes) -> None:
         """Add bytes as they come."""
-        self._buffer = self._buffer + data if self._buffer else bytes(data)
+        self._buffer.append(data)
 
     @property
     def buffered(self) -> int:
@@ -376,12 +363,12 @@ class Parser:
 
     def next(self, expected: Collection[MessageClass]) -> Message | _NeedMore | Malformed:
         """The next whole message, NEED_MORE, or Malformed (the stream is then unusable)."""
-        result = parse(self._buffer, expected)
+        result = parse(self._buffer.peek(MAX_MESSAGE), expected)
         if isinstance(result, tuple):
             message, used = result
-            self._buffer = self._buffer[used:]
+            self._buffer.discard(used)
             return message
-        if result is NEED_MORE and len(self._buffer) > MAX_MESSAGE:
+        if result is NEED_MORE and self._buffer.overflowing:
             return Malformed("message too long")
         return result
 
@@ -389,7 +376,7 @@ class Parser:
 def parseOne(data: bytes, expected: Collection[MessageClass]) -> Message | Malformed:
     """Read exactly one whole message from ``data`` (a WebSocket message)."""
     result = parse(data, expected)
-    if result is NEED_MORE:
+    if isinstance(result, _NeedMore):
         return Malformed("incomplete message")
     if isinstance(result, Malformed):
         return result

@@ -9,7 +9,8 @@ answers with the document's typed errors instead.
 
 Seats are numbered from 0 in Python; the engine JSON protocol shows them as
 ``player = seat + 1``.  Everything here is plain data (attrs, frozen) with a
-JSON form, and nothing here imports Twisted.
+JSON form, and nothing here imports Twisted (a Deferred only names the
+result of an engine in another process, for the type checker).
 """
 
 from __future__ import annotations
@@ -17,9 +18,12 @@ from __future__ import annotations
 import math
 import random
 import re
-from typing import Any, ClassVar, Literal, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Mapping, Protocol, Sequence
 
 import attrs
+
+if TYPE_CHECKING:
+    from twisted.internet.defer import Deferred
 
 JSON = Any
 """A value made of dicts, lists, str, int, float, bool and None."""
@@ -261,6 +265,23 @@ def checkParameters(
 # -- instructions ------------------------------------------------------------
 
 
+def drawSeed(initvalues: Mapping[str, JSON] | None,
+             rng: random.Random | None) -> int | Errors:
+    """
+    The seed a game's randomness comes from: drawn from ``rng`` for a new
+    game, read from its ``initvalues`` (``seed``, an integer) when it is
+    rebuilt; INITIALISATION's errors when those lack it or it is not one.
+    """
+    if initvalues is None:
+        return (rng if rng is not None else random.Random()).randrange(2**53)
+    if "seed" not in initvalues:
+        return Errors((MissingArgument("seed"),))
+    seed = initvalues["seed"]
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        return Errors((IncorrectValue("seed", seed),))
+    return seed
+
+
 @attrs.frozen
 class Zone:
     """A clickable rectangle, as in SVG."""
@@ -384,8 +405,8 @@ class Display:
     """One seat's picture (None: a spectator's): SVG tags as dicts under ``content``."""
 
     player: Seat | None
-    width: int
-    height: int
+    width: float
+    height: float
     content: tuple[dict[str, JSON], ...]
 
     def asJSON(self) -> dict[str, JSON]:
@@ -469,8 +490,13 @@ class GameEngine(Protocol):
     ``initvalues`` and the actions it has accepted.
     """
 
-    params: Mapping[str, JSON]
-    initvalues: Mapping[str, JSON]
+    @property
+    def params(self) -> Mapping[str, JSON]:
+        """The INITIALISATION parameters, checked."""
+
+    @property
+    def initvalues(self) -> Mapping[str, JSON]:
+        """Everything random in the game, drawn once at the start."""
 
     @property
     def players(self) -> int:
@@ -482,10 +508,13 @@ class GameEngine(Protocol):
     def display(self, seat: Seat | None) -> Display:
         """What ``seat`` sees now, as SVG tags; None: what a spectator sees."""
 
-    def act(self, seat: Seat, action: JSON) -> Instructions | Errors:
+    def act(
+        self, seat: Seat, action: JSON
+    ) -> Instructions | Errors | Deferred[Instructions | Errors]:
         """
         Play ``action`` (the game's own JSON form of a move) for ``seat``.
-        Returns the new instructions, or errors and no change at all.
+        Returns the new instructions, or errors and no change at all; an
+        engine in another process answers later, through a Deferred of the same.
         """
 
     def resign(self, seat: Seat) -> Instructions:
@@ -500,27 +529,91 @@ class GameEngine(Protocol):
         game's own move, or WRONG_ACTION / UNEXPECTED_ACTION errors.
         """
 
+    def stop(self) -> None:
+        """
+        The game is over for the layer (finished, aborted, or a replay shown):
+        release what it holds, an engine process for instance.  A game in
+        this process holds nothing.
+        """
+
 
 class EngineFactory(Protocol):
-    """What the shared layer knows of an engine before a game exists."""
+    """
+    What the shared layer knows of an engine before a game exists.  A
+    factory also declares whether its games have hidden information
+    (L{Disclosure}: ``hiddenInformation`` and ``publicAction``); one that
+    does not is taken to have some.
+    """
 
-    name: str
-    parameters: Sequence[Parameter]
+    @property
+    def name(self) -> str:
+        """The engine's name (what INITIALISATION names, and records keep)."""
+
+    @property
+    def parameters(self) -> Sequence[Parameter]:
+        """The INITIALISATION parameters it takes."""
 
     def start(
         self,
         params: Mapping[str, JSON],
         initvalues: Mapping[str, JSON] | None = None,
         rng: random.Random | None = None,
-    ) -> GameEngine | Errors:
+    ) -> GameEngine | Errors | Deferred[GameEngine | Errors]:
         """
         Check ``params`` against ``parameters`` and start a game.  Without
         ``initvalues`` the engine draws them from ``rng`` (the only
         randomness of a game); with them, it rebuilds exactly the same game.
+        An engine in another process answers later, through a Deferred.
         """
 
-    def bot(self, params: Mapping[str, JSON]) -> Bot:
-        """A computer player for this game."""
+    def bot(self, params: Mapping[str, JSON]) -> Bot | None:
+        """A computer player for this game (None: the engine has none)."""
+
+
+class Disclosure(Protocol):
+    """
+    What an engine factory may declare of what its live games let everyone
+    know (an optional part of L{EngineFactory}: see L{hasHiddenInformation}).
+
+    A game with hidden information (cards in hands, a discard, anything one
+    seat knows and another does not, or may not learn before it is played)
+    keeps it from everyone but that seat while the game is live: its record
+    then withholds its ``initvalues`` (a seed deals every hand) and the
+    actions L{publicAction} does not call public.  Finished games are public.
+    """
+
+    @property
+    def hiddenInformation(self) -> bool:
+        """Whether a seat of a live game knows what another may not."""
+
+    def publicAction(self, seat: Seat, action: JSON) -> bool:
+        """Whether every seat may know of ``action`` of ``seat`` once it is played."""
+
+
+def hasHiddenInformation(factory: object) -> bool:
+    """
+    Whether ``factory``'s live games hide something from some seat: what it
+    declares (L{Disclosure}), yes when it declares nothing (to be safe).
+    """
+    declared = getattr(factory, "hiddenInformation", True)
+    return declared if isinstance(declared, bool) else True
+
+
+def isPublicAction(factory: object, seat: Seat, action: JSON) -> bool:
+    """
+    Whether every seat may know of ``action`` of ``seat`` while its game is
+    live: always for a game without hidden information; else what the
+    factory declares (L{Disclosure.publicAction}); never when it declares nothing.
+    """
+    if not hasHiddenInformation(factory):
+        return True
+    check = getattr(factory, "publicAction", None)
+    if not callable(check):
+        return False
+    try:
+        return check(seat, action) is True
+    except Exception:
+        return False
 
 
 class Bot(Protocol):
@@ -637,7 +730,8 @@ def displayFromJSON(data: JSON) -> Display:
     if not isinstance(data, dict):
         raise MalformedJSON("a display must be an object")
     width, height = data.get("width"), data.get("height")
-    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (width, height)):
+    if (isinstance(width, bool) or not isinstance(width, (int, float))
+            or isinstance(height, bool) or not isinstance(height, (int, float))):
         raise MalformedJSON("a display needs a numeric width and height")
     return Display(_seat(data.get("player")), width, height, _tagList(data.get("content", [])))
 

@@ -30,11 +30,13 @@ from twisted.internet.protocol import ProcessProtocol
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
+from gameproto.buffer import NeedMore, ReceiveBuffer, TooLong
 from gameproto.engine.clock import Deadline
 from gameproto.engine.contract import (
     JSON,
     Display,
     Errors,
+    GameEngine,
     GameState,
     Instructions,
     MalformedJSON,
@@ -65,6 +67,18 @@ class ManifestError(ValueError):
     """An engine manifest that cannot be used."""
 
 
+def parseEngineSpec(spec: str) -> tuple[str, str]:
+    """
+    ``NAME=MANIFEST`` or ``NAME=COMMAND`` (what ``--engine`` takes) split
+    into the name, an identifier, and the rest, not blank.  Raises
+    L{ManifestError}, whose text says what was expected.
+    """
+    name, equals, value = spec.partition("=")
+    if not equals or not name.isidentifier() or not value.strip():
+        raise ManifestError(f"expected NAME=COMMAND or NAME=MANIFEST, got {spec!r}")
+    return name, value
+
+
 @attrs.frozen
 class EngineManifest:
     """
@@ -78,6 +92,12 @@ class EngineManifest:
     parameters: tuple[Parameter, ...]
     description: Mapping[str, JSON]
     sprites: Path | None = None
+    hiddenInformation: bool = True
+    """
+    The manifest's ``"hidden_information"``: false for a game where every
+    seat sees everything; true (the default, to be safe) keeps the record of
+    a live game (its initvalues and actions) and its seats' views from everyone.
+    """
 
     @classmethod
     def load(cls, path: Path) -> EngineManifest:
@@ -108,7 +128,24 @@ class EngineManifest:
         spritesPath = (path.parent / sprites) if isinstance(sprites, str) else None
         if spritesPath is not None and not spritesPath.is_file():
             raise ManifestError(f"{path}: sprites {sprites!r} not found")
-        return cls(name, tuple(command), path.parent, parameters, description, spritesPath)
+        hidden = data.get("hidden_information", True)
+        if not isinstance(hidden, bool):
+            raise ManifestError(f"{path}: hidden_information must be true or false")
+        return cls(name, tuple(command), path.parent, parameters, description, spritesPath,
+                   hidden)
+
+    @classmethod
+    def fromSpec(cls, spec: str) -> EngineManifest:
+        """
+        An engine given as ``NAME=MANIFEST`` (a manifest.json or a folder
+        holding one; the engine is called NAME) or ``NAME=COMMAND``
+        (L{fromCommand}).  Raises L{ManifestError}.
+        """
+        name, value = parseEngineSpec(spec)
+        path = Path(value)
+        if path.exists():
+            return attrs.evolve(cls.load(path), name=name)
+        return cls.fromCommand(name, value)
 
     @classmethod
     def fromCommand(cls, name: str, command: str) -> EngineManifest:
@@ -141,7 +178,7 @@ class EngineProcess(ProcessProtocol):
         self.name = name
         self.timeout = timeout
         self._timer = Deadline(clock)
-        self._buffer = b""
+        self._buffer = ReceiveBuffer()
         self._pending: deque[Deferred[JSON]] = deque()
         self._stderr = b""
         self.failure: str | None = None
@@ -168,17 +205,14 @@ class EngineProcess(ProcessProtocol):
     def outReceived(self, data: bytes) -> None:
         self._buffer += data
         while self.failure is None:
-            end = self._buffer.find(b"\n")
-            if end < 0:
-                if len(self._buffer) > LINE_LIMIT:
-                    self._fail(f"the engine {self.name} wrote a line over {LINE_LIMIT} bytes")
+            line = self._buffer.extractLine(LINE_LIMIT)
+            if isinstance(line, NeedMore):
                 return
-            line, self._buffer = self._buffer[:end], self._buffer[end + 1 :]
-            if not line.strip():
-                continue
-            if end > LINE_LIMIT:
+            if isinstance(line, TooLong):
                 self._fail(f"the engine {self.name} wrote a line over {LINE_LIMIT} bytes")
                 return
+            if not line.strip():
+                continue
             if not self._pending:
                 self._fail(f"the engine {self.name} wrote a line nobody asked for")
                 return
@@ -242,6 +276,7 @@ class ExternalEngine:
         self.manifest = manifest
         self.name = manifest.name
         self.parameters = manifest.parameters
+        self.hiddenInformation = manifest.hiddenInformation
         self.reactor = reactor
         self.timeout = timeout
 
@@ -250,10 +285,10 @@ class ExternalEngine:
         params: Mapping[str, JSON],
         initvalues: Mapping[str, JSON] | None = None,
         rng: random.Random | None = None,
-    ) -> Deferred[ExternalGame | Errors]:
+    ) -> Deferred[GameEngine | Errors]:
         checked = checkParameters(self.parameters, params)
         if isinstance(checked, Errors):
-            d: Deferred[ExternalGame | Errors] = Deferred()
+            d: Deferred[GameEngine | Errors] = Deferred()
             d.callback(checked)
             return d
         process = EngineProcess(self.name, self.reactor, self.timeout)  # type: ignore[arg-type]
@@ -267,7 +302,7 @@ class ExternalEngine:
         if initvalues is not None:
             init["initvalues"] = dict(initvalues)
 
-        def answered(data: JSON) -> ExternalGame | Errors:
+        def answered(data: JSON) -> GameEngine | Errors:
             try:
                 parsed = instructionsFromJSON(data)
             except MalformedJSON as e:
@@ -287,6 +322,14 @@ class ExternalEngine:
                 raise EngineFailed(process.failure) from None
 
         return process.request(init).addCallback(answered)
+
+    def publicAction(self, seat: Seat, action: JSON) -> bool:
+        """
+        Whether an action is public while the game is live: every one when
+        the manifest says there is no hidden information, else none (the
+        server cannot tell what an action reveals).
+        """
+        return not self.hiddenInformation
 
     def bot(self, params: Mapping[str, JSON]) -> None:
         """External engines bring no bot."""
@@ -312,12 +355,13 @@ class ExternalGame:
 
     def _check(self, instructions: Instructions, displays: Sequence[Display]) -> None:
         seats = [r.player for r in instructions.requested_actions] + [d.player for d in displays]
-        if any(seat >= self.players for seat in seats):
+        if any(seat is not None and seat >= self.players for seat in seats):
             raise MalformedJSON(f"a player number above {self.players}")
 
     def _remember(self, displays: Sequence[Display]) -> None:
         for display in displays:
-            self._displays[display.player] = display
+            if display.player is not None:
+                self._displays[display.player] = display
 
     # -- GameEngine ----------------------------------------------------------
 

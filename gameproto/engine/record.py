@@ -7,11 +7,21 @@ engine is deterministic given its init values and the actions it accepted.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Generator, Literal, Mapping, Protocol
+import hashlib
+import hmac
+from typing import Any, Callable, Generator, Iterator, Literal, Mapping, Protocol
 
 import attrs
 
-from gameproto.engine.contract import JSON, EngineFactory, Errors, GameEngine, Seat
+from gameproto.engine.contract import (
+    JSON,
+    EngineFactory,
+    Errors,
+    GameEngine,
+    Seat,
+    hasHiddenInformation,
+    isPublicAction,
+)
 
 ActionKind = Literal["act", "resign"]
 Status = Literal["live", "finished", "aborted"]
@@ -49,10 +59,50 @@ class GameRecord:
     scores: list[int] | None = None
     error: str | None = None
     """Why the game was aborted (its engine failed), None for a game played out."""
+    tokens: dict[Seat, str] = attrs.Factory(dict)
+    """
+    The sha256 (hex) of the token of each seat a person holds or held (see
+    L{hashToken}): the seats only their token takes again.  Never shown.
+    """
 
     @property
     def isFinished(self) -> bool:
         return self.finished is not None
+
+    def claimed(self, seat: Seat) -> bool:
+        """Whether a person holds or held ``seat``: only its token takes it."""
+        return seat in self.tokens
+
+    def tokenOpens(self, seat: Seat, token: str | None) -> bool:
+        """Whether ``token`` is the token of ``seat``."""
+        stored = self.tokens.get(seat)
+        if stored is None or token is None:
+            return False
+        return hmac.compare_digest(stored, hashToken(token))
+
+    def hidesFromPublic(self, factory: object) -> bool:
+        """Whether this game is live and has hidden information (as ``factory`` declares)."""
+        return self.status == "live" and hasHiddenInformation(factory)
+
+    def publicJSON(self, factory: object) -> dict[str, JSON]:
+        """
+        What anybody may see of the record: all of it once the game is over
+        or when the game hides nothing (``factory`` declares it); else no
+        ``initvalues`` and no action that not every seat may know of (each
+        is kept with its seat, kind and time, its ``action`` null and
+        ``hidden`` true), ``withheld`` saying so.
+        """
+        data = self.asJSON()
+        if not self.hidesFromPublic(factory):
+            return data
+        data["initvalues"] = None
+        data["actions"] = [
+            a.asJSON() if a.kind == "resign" or isPublicAction(factory, a.seat, a.action)
+            else {"seat": a.seat, "action": None, "at": a.at, "kind": a.kind, "hidden": True}
+            for a in self.actions
+        ]
+        data["withheld"] = True
+        return data
 
     @property
     def status(self) -> str:
@@ -90,6 +140,11 @@ class GameRecord:
             scores=data.get("scores"),
             error=data.get("error"),
         )
+
+
+def hashToken(token: str) -> str:
+    """What the store keeps of a seat's token: its sha256, in hex."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 @attrs.frozen
@@ -177,6 +232,12 @@ class RecordStore(Protocol):
     def gameStarted(self, record: GameRecord) -> None:
         """A game began: store its record."""
 
+    def gameResumed(self, record: GameRecord) -> None:
+        """A game this store left unfinished (L{unfinished}) goes on, restored: keep it at hand."""
+
+    def seatsChanged(self, record: GameRecord) -> None:
+        """A seat of a live game changed hands: ``record.seats`` holds the new names."""
+
     def actionAccepted(self, record: GameRecord, action: RecordedAction) -> None:
         """``action`` was accepted and appended to ``record.actions``."""
 
@@ -189,6 +250,15 @@ class RecordStore(Protocol):
     def games(self, offset: int = 0, limit: int = 50,
               status: Status | None = None) -> tuple[list[GameSummary], int]:
         """A page of games, newest first, and how many there are in all."""
+
+    def unfinished(self) -> Iterator[GameRecord]:
+        """The games still in progress when the previous run stopped, oldest first."""
+
+    def close(self) -> None:
+        """
+        The server stops: write nothing more (games in progress stay live, to
+        be restored by the next run) and let go of what the store holds.
+        """
 
 
 @attrs.define
@@ -205,6 +275,12 @@ class MemoryRecordStore:
     def gameStarted(self, record: GameRecord) -> None:
         self.records[record.id] = record
 
+    def gameResumed(self, record: GameRecord) -> None:
+        self.records[record.id] = record
+
+    def seatsChanged(self, record: GameRecord) -> None:
+        pass
+
     def actionAccepted(self, record: GameRecord, action: RecordedAction) -> None:
         pass
 
@@ -220,6 +296,19 @@ class MemoryRecordStore:
         chosen = [GameSummary.of(r) for r in sorted(self.records.values(), key=lambda r: -r.id)
                   if status is None or r.status == status]
         return chosen[offset : offset + limit], len(chosen)
+
+    def unfinished(self) -> Iterator[GameRecord]:
+        """
+        The games not finished, oldest first: the records another hub left
+        live in this same store (a restart within one process).
+        """
+        for gameId in sorted(self.records):
+            record = self.records[gameId]
+            if not record.isFinished and record.error is None:
+                yield record
+
+    def close(self) -> None:
+        pass
 
 
 def replayLater(factory: EngineFactory, record: GameRecord, turn: int | None = None) -> Any:

@@ -45,11 +45,10 @@ class EngineRegistry:
 
 
 def builtins() -> EngineRegistry:
-    """The games gameproto has."""
-    from gameproto.games.connect4 import ENGINE as CONNECT4
-    from gameproto.games.tarot import TAROT
+    """The games gameproto has (L{gameproto.games.engines})."""
+    from gameproto.games import engines
 
-    return EngineRegistry({CONNECT4.name: CONNECT4, TAROT.name: TAROT})
+    return EngineRegistry({engine.name: engine for engine in engines()})
 
 
 def loadEngineDirectory(directory: Path) -> list[EngineManifest]:
@@ -65,16 +64,4 @@ def externalEngine(spec: str, reactor: IReactorProcess, timeout: float) -> Exter
     ``NAME=PATH`` (a manifest.json or a folder holding one) or
     ``NAME=COMMAND`` (an engine whose only init parameter is ``players``).
     """
-    name, equals, value = spec.partition("=")
-    if not equals or not name.isidentifier() or not value.strip():
-        raise ManifestError(f"expected NAME=COMMAND or NAME=MANIFEST, got {spec!r}")
-    path = Path(value)
-    if path.exists():
-        manifest = EngineManifest.load(path)
-        if manifest.name != name:
-            manifest = EngineManifest(name, manifest.command, manifest.directory,
-                                      manifest.parameters, manifest.description,
-                                      manifest.sprites)
-    else:
-        manifest = EngineManifest.fromCommand(name, value)
-    return ExternalEngine(manifest, reactor, timeout)
+    return ExternalEngine(EngineManifest.fromSpec(spec), reactor, timeout)

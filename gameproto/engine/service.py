@@ -7,16 +7,21 @@ from typing import Generic, TypeVar
 
 from twisted.internet.interfaces import IReactorTime
 
-from gameproto.engine.record import MemoryRecordStore, RecordStore
+from gameproto.engine.hub import Hub
+from gameproto.engine.record import RecordStore
 
 SettingsT = TypeVar("SettingsT")
 
 
 class GameServer(Generic[SettingsT]):
     """
-    The state behind one protocol's connections: its settings, the clock its
-    waits run on, the store its games are recorded in, and the source of
-    the randomness its tables draw (seatings, init values).
+    The state behind one protocol's connections: its settings and the hub
+    it shares with every other protocol (the clock its waits run on, the
+    store its games are recorded in, the source of the randomness its
+    tables draw, the live tables and the matchmakers).
+
+    Without a ``hub`` the server has one of its own, made of ``clock``,
+    ``store`` and ``rng`` (a server embedded alone, or a test).
     """
 
     def __init__(
@@ -25,10 +30,13 @@ class GameServer(Generic[SettingsT]):
         clock: IReactorTime | None = None,
         store: RecordStore | None = None,
         rng: random.Random | None = None,
+        *,
+        hub: Hub | None = None,
     ) -> None:
-        if clock is None:
-            from twisted.internet import reactor as clock  # type: ignore[assignment]
+        if hub is None:
+            hub = Hub(clock, store, rng)
         self.settings = settings
-        self.clock: IReactorTime = clock  # type: ignore[assignment]
-        self.store: RecordStore = store if store is not None else MemoryRecordStore()
-        self.rng = rng or random.Random()
+        self.hub = hub
+        self.clock: IReactorTime = hub.clock
+        self.store: RecordStore = hub.store
+        self.rng = hub.rng

@@ -12,11 +12,20 @@ told.
 
 from __future__ import annotations
 
+import functools
 import json
+import os
 import sqlite3
-from typing import Any, Iterator
+from typing import Any, Callable, Concatenate, ContextManager, Iterator, ParamSpec
+
+from twisted.logger import Logger
 
 from gameproto.engine.record import GameRecord, GameSummary, RecordedAction, Status
+
+log = Logger(namespace="gameproto.store")
+
+_DAMAGED = (ValueError, TypeError, KeyError, sqlite3.DatabaseError)
+"""What reading a damaged row raises: bad JSON, wrong types, a damaged page."""
 
 
 _SCHEMA = """
@@ -41,6 +50,12 @@ CREATE TABLE IF NOT EXISTS actions (
     PRIMARY KEY (game, turn)
 );
 CREATE INDEX IF NOT EXISTS games_unfinished ON games(finished) WHERE finished IS NULL;
+CREATE TABLE IF NOT EXISTS seat_tokens (
+    game INTEGER NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    PRIMARY KEY (game, seat)
+);
 """
 
 
@@ -48,11 +63,44 @@ def _dump(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
+WriteTimer = Callable[[str], ContextManager[object]]
+"""Times one write of the store, named by its operation (the metrics' histogram)."""
+
+_P = ParamSpec("_P")
+
+
+def _timed(operation: str) -> Callable[[Callable[Concatenate[SQLiteRecordStore, _P], None]],
+                                       Callable[Concatenate[SQLiteRecordStore, _P], None]]:
+    """A write of the store, timed as ``operation`` once L{SQLiteRecordStore.timeWrites} is set."""
+
+    def decorate(method: Callable[Concatenate[SQLiteRecordStore, _P], None]
+                 ) -> Callable[Concatenate[SQLiteRecordStore, _P], None]:
+        @functools.wraps(method)
+        def timed(self: SQLiteRecordStore, *args: _P.args, **kwargs: _P.kwargs) -> None:
+            if self._timer is None:
+                return method(self, *args, **kwargs)
+            with self._timer(operation):
+                return method(self, *args, **kwargs)
+
+        return timed
+
+    return decorate
+
+
 class SQLiteRecordStore:
     """A L{RecordStore} in one SQLite file (``:memory:`` for a throw-away one)."""
 
     def __init__(self, path: str) -> None:
+        """
+        Open (or create) the database at ``path``; raises C{sqlite3.Error}
+        or C{OSError} when it cannot be used.  An empty file is a new
+        database, and one log line says so.
+        """
         self.path = path
+        if path != ":memory:" and os.path.isfile(path) and os.path.getsize(path) == 0:
+            log.info("the database {path} is an empty file: starting a new database", path=path)
+        self._damaged: set[int] = set()
+        """The games found damaged (each logged once)."""
         self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
@@ -64,10 +112,17 @@ class SQLiteRecordStore:
 
     # -- RecordStore ---------------------------------------------------------
 
+    _timer: WriteTimer | None = None
+
+    def timeWrites(self, timer: WriteTimer) -> None:
+        """Time every write (each one a commit) with ``timer``."""
+        self._timer = timer
+
     def nextId(self) -> int:
         self._lastId += 1
         return self._lastId
 
+    @_timed("start")
     def gameStarted(self, record: GameRecord) -> None:
         if self.closed:
             return
@@ -78,22 +133,27 @@ class SQLiteRecordStore:
              _dump(record.seats), record.started))
         for turn, action in enumerate(record.actions):
             self._insertAction(record.id, turn, action)
+        self._writeTokens(record)
         self.live[record.id] = record
 
     def gameResumed(self, record: GameRecord) -> None:
         """A game restored from this store goes on: keep it at hand."""
         self.live[record.id] = record
 
+    @_timed("seats")
     def seatsChanged(self, record: GameRecord) -> None:
-        """A seat changed hands: keep the names the listing shows."""
+        """A seat changed hands: keep the names the listing shows, and the seats' token hashes."""
         if not self.closed:
             self._db.execute("UPDATE games SET seats = ? WHERE id = ?",
                              (_dump(record.seats), record.id))
+            self._writeTokens(record)
 
+    @_timed("action")
     def actionAccepted(self, record: GameRecord, action: RecordedAction) -> None:
         if not self.closed:
             self._insertAction(record.id, len(record.actions) - 1, action)
 
+    @_timed("finish")
     def gameFinished(self, record: GameRecord) -> None:
         if self.closed:
             return
@@ -106,10 +166,14 @@ class SQLiteRecordStore:
     def get(self, gameId: int) -> GameRecord | None:
         if gameId in self.live:
             return self.live[gameId]
-        row = self._db.execute(
-            "SELECT id, engine, params, initvalues, seats, started, finished, scores, error "
-            "FROM games WHERE id = ?", (gameId,)).fetchone()
-        return self._record(row) if row is not None else None
+        try:
+            row = self._db.execute(
+                "SELECT id, engine, params, initvalues, seats, started, finished, scores, error "
+                "FROM games WHERE id = ?", (gameId,)).fetchone()
+            return self._record(row) if row is not None else None
+        except _DAMAGED as e:
+            self._reportDamaged(gameId, e, "cannot be read")
+            return None
 
     # -- listing and restoring ----------------------------------------------
 
@@ -128,20 +192,42 @@ class SQLiteRecordStore:
             f"(SELECT COUNT(*) FROM actions a WHERE a.game = g.id) "
             f"FROM games g {where} ORDER BY g.id DESC LIMIT ? OFFSET ?",
             (*args, limit, offset)).fetchall()
-        summaries = [
-            GameSummary(id, engine, tuple(json.loads(seats)), started, finished,
-                        tuple(json.loads(scores)) if scores else None, error, turns)
-            for id, engine, seats, started, finished, scores, error, turns in rows
-        ]
+        summaries = []
+        for id, engine, seats, started, finished, scores, error, turns in rows:
+            try:
+                summary = GameSummary(id, engine, tuple(json.loads(seats)), started, finished,
+                                      tuple(json.loads(scores)) if scores else None, error,
+                                      turns)
+            except _DAMAGED as e:
+                self._reportDamaged(id, e, "cannot be read")
+                summary = GameSummary(id, str(engine), (), started, finished, None,
+                                      error or "damaged record", turns)
+            summaries.append(summary)
         return summaries, total
 
     def unfinished(self) -> Iterator[GameRecord]:
-        """The games a previous run left in progress, oldest first."""
-        rows = self._db.execute(
-            "SELECT id, engine, params, initvalues, seats, started, finished, scores, error "
-            "FROM games WHERE finished IS NULL AND error IS NULL ORDER BY id").fetchall()
-        for row in rows:
-            yield self._record(row)
+        """
+        The games a previous run left in progress, oldest first, each read
+        on its own: one that cannot be read (a damaged row or page) is
+        marked aborted, with one log line, and the others follow.
+        """
+        try:
+            ids = [id for (id,) in self._db.execute(
+                "SELECT id FROM games WHERE finished IS NULL AND error IS NULL ORDER BY id")]
+        except sqlite3.DatabaseError as e:
+            log.error("the database {path} is damaged: its unfinished games cannot be listed "
+                      "({error}); none is restored", path=self.path, error=str(e))
+            return
+        for id in ids:
+            try:
+                row = self._db.execute(
+                    "SELECT id, engine, params, initvalues, seats, started, finished, scores, "
+                    "error FROM games WHERE id = ?", (id,)).fetchone()
+                record = self._record(row)
+            except _DAMAGED as e:
+                self._reportDamaged(id, e, "cannot be restored", abort=True)
+                continue
+            yield record
 
     def close(self) -> None:
         """
@@ -154,10 +240,37 @@ class SQLiteRecordStore:
 
     # -- inside --------------------------------------------------------------
 
+    def _reportDamaged(self, id: int, error: Exception, what: str, abort: bool = False) -> None:
+        """
+        Game ``id``'s record is damaged: one log line (once per game), and
+        (``abort``) the game marked aborted, if the database lets it be.
+        """
+        if id in self._damaged:
+            return
+        self._damaged.add(id)
+        reason = f"its record is damaged ({type(error).__name__}: {error})"
+        marked = ""
+        if abort and not self.closed:
+            try:
+                self._db.execute(
+                    "UPDATE games SET error = ?, finished = COALESCE(finished, started) "
+                    "WHERE id = ?", (reason[:500], id))
+                marked = ": marked aborted"
+            except sqlite3.Error as e:
+                marked = f" and cannot be marked aborted ({e})"
+        log.error("game {id} {what}: {reason}{marked}", id=id, what=what, reason=reason,
+                  marked=marked)
+
     def _insertAction(self, game: int, turn: int, action: RecordedAction) -> None:
         self._db.execute(
             "INSERT INTO actions (game, turn, seat, kind, action, at) VALUES (?, ?, ?, ?, ?, ?)",
             (game, turn, action.seat, action.kind, _dump(action.action), action.at))
+
+    def _writeTokens(self, record: GameRecord) -> None:
+        """The sha256 of each seat's token (never the token), as ``record.tokens`` has them."""
+        self._db.executemany(
+            "INSERT OR REPLACE INTO seat_tokens (game, seat, hash) VALUES (?, ?, ?)",
+            [(record.id, seat, digest) for seat, digest in sorted(record.tokens.items())])
 
     def _record(self, row: tuple[Any, ...]) -> GameRecord:
         id, engine, params, initvalues, seats, started, finished, scores, error = row
@@ -166,7 +279,9 @@ class SQLiteRecordStore:
             for seat, kind, action, at in self._db.execute(
                 "SELECT seat, kind, action, at FROM actions WHERE game = ? ORDER BY turn", (id,))
         ]
-        return GameRecord(id=id, engine=engine, params=json.loads(params),
+        tokens = {seat: digest for seat, digest in self._db.execute(
+            "SELECT seat, hash FROM seat_tokens WHERE game = ?", (id,))}
+        return GameRecord(tokens=tokens, id=id, engine=engine, params=json.loads(params),
                           initvalues=json.loads(initvalues), seats=json.loads(seats),
                           started=started, actions=actions, finished=finished,
                           scores=json.loads(scores) if scores else None, error=error)

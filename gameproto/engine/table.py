@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from typing import Protocol, Sequence
+from typing import Protocol, Sequence, runtime_checkable
 
 from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IReactorTime
@@ -30,6 +30,7 @@ from gameproto.engine.contract import (
     UnexpectedAction,
 )
 from gameproto.engine.record import GameRecord, MemoryRecordStore, RecordedAction, RecordStore
+from gameproto.metrics import Metrics
 
 log = Logger(namespace="gameproto.table")
 
@@ -67,11 +68,42 @@ class Watcher(Protocol):
         """The game moved on (``seat`` is None: the public view)."""
 
 
+@runtime_checkable
+class Releasable(Protocol):
+    """A seat holder that wants to know when its seat goes to someone else."""
+
+    def released(self, table: Table, seat: Seat) -> None:
+        """``seat`` is no longer this holder's (replaced, or the game was aborted)."""
+
+
+@runtime_checkable
+class AbortAware(Protocol):
+    """A seat holder or watcher that wants to know why a game was aborted."""
+
+    def aborted(self, table: Table, seat: Seat | None, reason: str) -> None:
+        """
+        ``table`` was aborted with ``reason`` (its engine failed, nobody took
+        an open seat in time); ``seat`` is None for a watcher.
+        """
+
+
+def isPerson(holder: object) -> bool:
+    """
+    Whether ``holder`` is a person (a player of any protocol, a web
+    player): a seat holder says it is not with a false ``person``
+    attribute (bots, open seats).
+    """
+    return getattr(holder, "person", True) is not False
+
+
 class Table:
     """
     One game in progress: the engine, the holders of its seats, a turn clock
     per seat, and the record written as each action is accepted.
     """
+
+    metrics: Metrics | None = None
+    """Where accepted actions are counted (the hub's, once registered there)."""
 
     def __init__(
         self,
@@ -112,6 +144,11 @@ class Table:
         self._announced = False
         self._busy = False
         self._queued: deque[tuple[Seat, JSON, Deferred[Instructions | Errors]]] = deque()
+        self.maxActions: int | None = None
+        """
+        The most actions the game may have: past it the game is aborted, its
+        record kept (None: no limit), so that no game grows for ever.
+        """
 
     @classmethod
     def create(
@@ -127,6 +164,8 @@ class Table:
         engine = factory.start(params, None, rng)
         if isinstance(engine, Errors):
             raise ValueError(f"{factory.name}: {engine.asJSON()}")
+        if isinstance(engine, Deferred):
+            raise ValueError(f"{factory.name} answers later: start it with Hub.newGame")
         return cls(factory, engine, holders, clock, store or MemoryRecordStore())
 
     # -- what holders and servers ask ----------------------------------------
@@ -149,6 +188,15 @@ class Table:
         """How many actions the game has accepted."""
         return len(self.record.actions)
 
+    @property
+    def lastActionTime(self) -> float:
+        """When the last action was accepted (the start, before any), on the table's clock."""
+        return self.record.actions[-1].at if self.record.actions else self.record.started
+
+    def hasPerson(self) -> bool:
+        """Whether a person holds a seat (see L{isPerson})."""
+        return any(isPerson(holder) for holder in self.holders)
+
     def whenFinished(self) -> Deferred[GameRecord]:
         """Fires with the complete record once every seat has been told the game is over."""
         d: Deferred[GameRecord] = Deferred()
@@ -163,10 +211,9 @@ class Table:
         if self._started:
             return
         self._started = True
-        resumed = getattr(self.store, "gameResumed", None)
-        if self._resumed and resumed is not None:
-            resumed(self.record)
-        elif not self._resumed:
+        if self._resumed:
+            self.store.gameResumed(self.record)
+        else:
             self.store.gameStarted(self.record)
         log.info(
             "game {id} ({engine}) " + ("resumed" if self._resumed else "started") + ": {seats}",
@@ -233,7 +280,8 @@ class Table:
         """
         The game cannot go on (its engine crashed, hung or wrote garbage): end
         it with ``reason``, kept in the record and told to every seat (their
-        ``aborted(table, seat, reason)``, for holders that have one).
+        ``aborted(table, seat, reason)``, for those that are L{AbortAware};
+        holders that are L{Releasable} are told their seat is released first).
         """
         if self.finished:
             return
@@ -245,17 +293,15 @@ class Table:
         self.store.gameFinished(self.record)
         log.info("game {id} ({engine}) aborted: {reason}", id=self.id,
                  engine=self.factory.name, reason=reason)
-        for seat, holder in enumerate(self.holders):
-            released = getattr(holder, "released", None)
-            if released is not None:
-                released(self, seat)
+        for index, holder in enumerate(self.holders):
+            if isinstance(holder, Releasable):
+                holder.released(self, index)
         told: list[tuple[Seat | None, object]] = list(enumerate(self.holders))
         told += [(None, watcher) for watcher in self._watchers]
-        for seat, holder in told:
-            aborted = getattr(holder, "aborted", None)
-            if aborted is not None:
+        for seat, listener in told:
+            if isinstance(listener, AbortAware):
                 try:
-                    aborted(self, seat, reason)
+                    listener.aborted(self, seat, reason)
                 except Exception:
                     log.failure("game {id}: seat {seat} failed to hear of the abort",
                                 id=self.id, seat=seat)
@@ -275,16 +321,14 @@ class Table:
     def replace(self, seat: Seat, holder: SeatHolder) -> None:
         """
         Give ``seat`` to ``holder`` (a bot taking over, a player coming back).
-        The previous holder's ``released(table, seat)`` is called if it has one.
+        The previous holder is told if it is L{Releasable}.
         """
         previous, self.holders[seat] = self.holders[seat], holder
         self.record.seats[seat] = holder.name
-        changed = getattr(self.store, "seatsChanged", None)
-        if changed is not None and self._started and not self.finished:
-            changed(self.record)
-        released = getattr(previous, "released", None)
-        if released is not None and previous is not holder:
-            released(self, seat)
+        if self._started and not self.finished:
+            self.store.seatsChanged(self.record)
+        if previous is not holder and isinstance(previous, Releasable):
+            previous.released(self, seat)
         if self.finished or not self._started:
             return
         self._startClock(seat)
@@ -318,6 +362,12 @@ class Table:
     def _accept(self, action: RecordedAction, outcome: Instructions) -> None:
         self.record.actions.append(action)
         self.store.actionAccepted(self.record, action)
+        if self.metrics is not None:
+            self.metrics.actionAccepted(self.factory.name)
+        if (self.maxActions is not None and self.turn >= self.maxActions
+                and not outcome.game_state.gameover):
+            self.abort(f"the game reached {self.maxActions} actions, the most a game may have")
+            return
         self._advance(outcome)
 
     def _advance(self, outcome: Instructions) -> None:
@@ -392,7 +442,8 @@ class Table:
             holder.update(self, seat, instructions)  # type: ignore[arg-type]
         except Exception:
             log.failure("game {id}: seat {seat} ({name}) failed an update",
-                        id=self.id, seat=seat, name=getattr(holder, "name", "watcher"))
+                        id=self.id, seat=seat,
+                        name="watcher" if seat is None else self.record.seats[seat])
 
     def _announceEnd(self) -> None:
         waiters, self._finishedWaiters = self._finishedWaiters, []
@@ -411,14 +462,20 @@ class Table:
 class BotSeat:
     """
     A seat held by a bot.  It plays after ``delay`` seconds on ``clock``,
-    never from inside the update that asked it to.
+    never from inside the update that asked it to; at a table where no
+    person holds a seat, no sooner than ``pace`` seconds after the game's
+    last action, so that a game of bots alone runs at a bounded rate.
     """
 
-    def __init__(self, bot: Bot, clock: IReactorTime, name: str = "bot", delay: float = 0.0):
+    person = False
+
+    def __init__(self, bot: Bot, clock: IReactorTime, name: str = "bot", delay: float = 0.0,
+                 pace: float = 0.0):
         self.bot = bot
         self.clock = clock
         self.name = name
         self.delay = delay
+        self.pace = pace
         self._move = Deadline(clock)
 
     def turnTimeout(self, table: Table, seat: Seat) -> float | None:
@@ -436,6 +493,12 @@ class BotSeat:
             return
         if table.turn != turn:
             return
+        if self.pace > 0 and not table.hasPerson():
+            wait = table.lastActionTime + self.pace - self.clock.seconds()
+            if wait > 0:
+                self._move.start(wait, lambda: self._play(table, seat, turn))
+                return
+
         def check(outcome: Instructions | Errors) -> None:
             if isinstance(outcome, Errors) and not table.finished:
                 log.error(

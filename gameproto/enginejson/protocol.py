@@ -7,8 +7,9 @@ base for programs that play or watch.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
+from twisted.internet.interfaces import IDelayedCall
 from twisted.internet.protocol import connectionDone
 from twisted.logger import Logger
 from twisted.protocols.policies import TimeoutMixin
@@ -45,15 +46,18 @@ class EngineJsonServerProtocol(TimeoutMixin, WireProtocol):
         self._reader = wire.LineReader()
         log.info("engine connection from {peer}", peer=self.peer)
         server = self.factory.server
-        self.callLater = server.clock.callLater
         self.player = server.newPlayer(self)
         self.setTimeout(server.settings.idleTimeout)
         self.sendMessage({"type": "hello", "protocol": "gameproto engine JSON 1",
                           "engines": [e.name for e in self.factory.server.registry]})
 
+    def callLater(self, period: float, func: Callable[[], object]) -> IDelayedCall:
+        """The idle time runs on the server's clock."""
+        return self.factory.server.clock.callLater(period, func)
+
     def dataReceived(self, data: bytes) -> None:
         self.resetTimeout()
-        for line in self._reader.feed(data):
+        for line in self.metered(self._reader.feed(data), data):
             if self._closing:
                 return
             if isinstance(line, wire.Malformed):

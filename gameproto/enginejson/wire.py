@@ -1,28 +1,28 @@
 """
 The player side of the engine JSON protocol, sans I/O: one JSON object per
 message (a line on TCP, a text message on WebSocket), each with a ``type``.
-Reading is total: any bytes give a typed message or a L{Malformed} value.
+Reading is total: any bytes give a typed message or a L{Malformed} value
+(the document's BAD_FORMAT).
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any, Final
 
 import attrs
 
+from gameproto.buffer import Malformed as Malformed, NeedMore, ReceiveBuffer
+
 MAX_MESSAGE: Final = 64 * 1024
 """The longest message a client may send, in bytes."""
 
+MAX_DEPTH: Final = 64
+"""How deep a client's arrays and objects may nest."""
+
 JSON = Any
-
-
-@attrs.frozen
-class Malformed:
-    """Bytes that are no client message: the document's BAD_FORMAT."""
-
-    reason: str
 
 
 # -- client messages -----------------------------------------------------------
@@ -45,16 +45,22 @@ class Create:
 
 @attrs.frozen
 class Join:
-    """Take player ``player``'s seat (any free one when None) in game ``game``."""
+    """
+    Take player ``player``'s seat (any free one when None) in game ``game``;
+    with ``token`` (what ``seated`` gave), take back the seat it is of.
+    """
 
     game: int
     player: int | None = None
     name: str = "player"
+    token: str | None = None
 
     def asJSON(self) -> dict[str, JSON]:
         described: dict[str, JSON] = {"type": "join", "game": self.game, "name": self.name}
         if self.player is not None:
             described["player"] = self.player
+        if self.token is not None:
+            described["token"] = self.token
         return described
 
 
@@ -100,6 +106,8 @@ class Leave:
 ClientMessage = Create | Join | Queue | Watch | Action | Leave
 
 _NAME_LIMIT = 32
+TOKEN_LIMIT = 128
+"""The longest seat token a client may send (the server's are 32 characters)."""
 
 
 def _name(data: dict[str, JSON]) -> str | Malformed:
@@ -113,15 +121,37 @@ def _int(value: JSON) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _finite(value: JSON) -> bool:
-    """No NaN or infinity anywhere (Python's json reads them; the document's JSON has none)."""
-    if isinstance(value, float):
-        return math.isfinite(value)
-    if isinstance(value, dict):
-        return all(_finite(v) for v in value.values())
-    if isinstance(value, list):
-        return all(_finite(v) for v in value)
-    return True
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def plainJSON(value: JSON, maxDepth: int = MAX_DEPTH) -> str | None:
+    """
+    Why ``value`` (as C{json.loads} reads it) is not the document's JSON:
+    a NaN or an infinity (Python's json reads them), a string that is not
+    Unicode (a lone surrogate escape), or arrays and objects nested deeper
+    than ``maxDepth``; None when it is.  Walked without recursion, so any
+    depth gets an answer, never a RecursionError.
+    """
+    stack: list[tuple[JSON, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, float):
+            if not math.isfinite(item):
+                return "numbers must be finite"
+        elif isinstance(item, str):
+            if _SURROGATE.search(item):
+                return "strings must be valid Unicode"
+        elif isinstance(item, (dict, list)):
+            if depth >= maxDepth:
+                return f"JSON nested deeper than {maxDepth} levels"
+            if isinstance(item, dict):
+                for key, member in item.items():
+                    if _SURROGATE.search(key):
+                        return "strings must be valid Unicode"
+                    stack.append((member, depth + 1))
+            else:
+                stack.extend((member, depth + 1) for member in item)
+    return None
 
 
 def parse(data: bytes | str) -> ClientMessage | Malformed:
@@ -132,8 +162,11 @@ def parse(data: bytes | str) -> ClientMessage | Malformed:
         message = json.loads(data)
     except (ValueError, UnicodeDecodeError, RecursionError):
         return Malformed("not JSON")
-    if not isinstance(message, dict) or not _finite(message):
+    if not isinstance(message, dict):
         return Malformed("a message is a JSON object")
+    wrong = plainJSON(message)
+    if wrong is not None:
+        return Malformed(wrong)
     kind = message.get("type")
     if kind == "create":
         engine, init, bots = message.get("engine"), message.get("init", {}), message.get("bots", [])
@@ -155,7 +188,12 @@ def parse(data: bytes | str) -> ClientMessage | Malformed:
             return name
         if game is None or (player is not None and _int(player) is None):
             return Malformed("join needs a game id (and maybe a player number)")
-        return Join(game, player, name)
+        token = message.get("token")
+        if token is not None and not (
+                isinstance(token, str) and 0 < len(token) <= TOKEN_LIMIT
+                and token.isascii() and token.isprintable()):
+            return Malformed(f"token must be 1 to {TOKEN_LIMIT} printable ASCII characters")
+        return Join(game, player, name, token)
     if kind == "queue":
         engine, name = message.get("engine"), _name(message)
         if isinstance(name, Malformed):
@@ -187,20 +225,17 @@ class LineReader:
     """JSON lines from a byte stream, each line at most L{MAX_MESSAGE} bytes."""
 
     def __init__(self) -> None:
-        self._buffer = b""
+        self._buffer = ReceiveBuffer()
 
     def feed(self, data: bytes) -> list[bytes | Malformed]:
         """The complete lines in ``data`` (and before); a Malformed ends the stream."""
         self._buffer += data
         lines: list[bytes | Malformed] = []
         while True:
-            end = self._buffer.find(b"\n")
-            if end < 0:
-                if len(self._buffer) > MAX_MESSAGE:
-                    lines.append(Malformed("message too long"))
+            line = self._buffer.extractLine(MAX_MESSAGE)
+            if isinstance(line, NeedMore):
                 return lines
-            line, self._buffer = self._buffer[:end], self._buffer[end + 1 :]
-            if end > MAX_MESSAGE:
+            if not isinstance(line, bytes):
                 lines.append(Malformed("message too long"))
                 return lines
             if line.strip():

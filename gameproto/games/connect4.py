@@ -632,8 +632,8 @@ class Connect4Game:
     players = 2
 
     def __init__(self, params: Mapping[str, JSON]) -> None:
-        self.params = dict(params)
-        self.initvalues: dict[str, JSON] = {}
+        self.params: Mapping[str, JSON] = dict(params)
+        self.initvalues: Mapping[str, JSON] = {}
         self.board = Board.empty(int(params["width"]), int(params["height"]))
         self.resigned: int | None = None
 
@@ -669,7 +669,7 @@ class Connect4Game:
         return Instructions(self._requested(), self._state(), events)
 
     def instructions(self) -> Instructions:
-        return attrs.evolve(self._step(()), initvalues=self.initvalues)
+        return attrs.evolve(self._step(()), initvalues=dict(self.initvalues))
 
     def act(self, seat: Seat, action: JSON) -> Instructions | Errors:
         if self.over or seat != self.board.turn:
@@ -726,6 +726,9 @@ class Connect4Game:
             return checked
         return int(action["x"] // self._cell())  # type: ignore[operator]
 
+    def stop(self) -> None:
+        """Nothing to release: the game lives in this process."""
+
 
 def connect4Bot(view: Board, seat: Seat) -> int:
     """The engine's bot: win, else block, else a short negamax."""
@@ -736,7 +739,13 @@ class Connect4Engine:
     """The Connect Four engine factory."""
 
     name = "connect4"
-    parameters = PARAMETERS
+    parameters: Sequence[Parameter] = PARAMETERS
+    hiddenInformation = False
+    """Every seat sees the whole board: nothing to hide while a game is live."""
+
+    def publicAction(self, seat: Seat, action: JSON) -> bool:
+        """Every move is public."""
+        return True
 
     def start(
         self,

@@ -32,12 +32,11 @@ from gameproto.engine.contract import (
     BadFormat,
     Bot,
     Display,
+    drawSeed,
     Errors,
     Event,
     GameState,
-    IncorrectValue,
     Instructions,
-    MissingArgument,
     Parameter,
     RequestedAction,
     Seat,
@@ -383,8 +382,8 @@ class TarotGame:
     players = PLAYERS
 
     def __init__(self, params: Mapping[str, JSON], seed: int) -> None:
-        self.params = dict(params)
-        self.initvalues: dict[str, JSON] = {"seed": seed}
+        self.params: Mapping[str, JSON] = dict(params)
+        self.initvalues: Mapping[str, JSON] = {"seed": seed}
         self.seed = seed
         self.firstDealer = int(params["dealer"])
         self.totals = [0] * PLAYERS
@@ -631,7 +630,7 @@ class TarotGame:
 
     def instructions(self) -> Instructions:
         return Instructions(self._requested(), self._state(), self._lastEvents,
-                            initvalues=self.initvalues)
+                            initvalues=dict(self.initvalues))
 
     def act(self, seat: Seat, action: JSON) -> Instructions | Errors:
         if self.phase == OVER or seat not in self.waitingFor():
@@ -803,6 +802,9 @@ class TarotGame:
                 if zone.contains(x, y):
                     return {"replay": answer}
         return Errors((BadFormat(),))  # unreachable: checkAction found a zone
+
+    def stop(self) -> None:
+        """Nothing to release: the game lives in this process."""
 
     # -- for tests and tools -----------------------------------------------
 
@@ -987,9 +989,10 @@ def botCard(view: TarotView) -> int:
             kings = [c for c in winners if isKing(c)]
             if kings:
                 return kings[0]
-        safe = [c for c in winners if c != PETIT]
-        if safe:
-            return min(safe, key=_cost) if not isTrump(min(safe)) else _midTrump(safe)
+        withoutPetit = [c for c in winners if c != PETIT]
+        if withoutPetit:
+            return (min(withoutPetit, key=_cost) if not isTrump(min(withoutPetit))
+                    else _midTrump(withoutPetit))
     losers = [c for c in plain if c not in winners and c != PETIT] or plain
     choice = min(losers, key=_cost)
     if EXCUSE in legal and (choice == PETIT or (not isTrump(choice) and cardPoints(choice) >= 3)):
@@ -1040,7 +1043,13 @@ class TarotEngine:
     """The French Tarot engine factory."""
 
     name = "tarot"
-    parameters = PARAMETERS
+    parameters: Sequence[Parameter] = PARAMETERS
+    hiddenInformation = True
+    """Hands, the chien before it is shown and the discard: the seed deals them all."""
+
+    def publicAction(self, seat: Seat, action: JSON) -> bool:
+        """Bids and played cards are public once made; the taker's discard is not."""
+        return not (isinstance(action, dict) and "discard" in action)
 
     def start(
         self,
@@ -1051,14 +1060,9 @@ class TarotEngine:
         checked = checkParameters(self.parameters, params)
         if isinstance(checked, Errors):
             return checked
-        if initvalues is None:
-            seed = (rng if rng is not None else random.Random()).randrange(2**53)
-        else:
-            if "seed" not in initvalues:
-                return Errors((MissingArgument("seed"),))
-            seed = initvalues["seed"]
-            if not _isInt(seed):
-                return Errors((IncorrectValue("seed", seed),))
+        seed = drawSeed(initvalues, rng)
+        if isinstance(seed, Errors):
+            return seed
         return TarotGame(checked, seed)
 
     def bot(self, params: Mapping[str, JSON]) -> Bot:

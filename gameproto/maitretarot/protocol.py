@@ -47,7 +47,7 @@ class MaitreTarotServerProtocol(WireProtocol):
     def dataReceived(self, data: bytes) -> None:
         self._reader.feed(data)
         machine = self.player.machine
-        while not self._closing:
+        while self.reading(self._reader.buffered):
             expect = machine.expected()
             if expect is None:
                 if self._reader.buffered:
@@ -131,7 +131,6 @@ class MaitreTarotClientProtocol(WireProtocol):
         self.place = -1
         self.seat = -1
         self.nicks: list[str] = []
-        self.nicksExpectation: wire.Expect | None = None
         self.totals: tuple[int, ...] = (0,) * 4
         self.lastScore: dict[str, object] | None = None
         self.deals = 0
@@ -153,9 +152,7 @@ class MaitreTarotClientProtocol(WireProtocol):
         self.leader: int | None = None
         self.dealer = 0
         self.played = 0
-        self.bidRounds = 0
-        self._resume = (wire.BP_NEW_GAME, 0)
-        self._pending: object = None
+        """Cards of the deal played before the current one (as the machine last told)."""
 
     # -- the transport side --------------------------------------------------
 
@@ -163,20 +160,6 @@ class MaitreTarotClientProtocol(WireProtocol):
         super().connectionMade()
         self._reader = wire.Reader(limit=1 << 16)
         self.machine.start()
-
-    _READ = {
-        wire.SendId: "idReceived", wire.SendProtocol: "protocolReceived",
-        wire.SendPlace: "placeReceived", wire.SendNickLen: "nickLengthsReceived",
-        wire.SendNicks: "nicksReceived", wire.BranchPoint: "branchReceived",
-        wire.DillCards: "handReceived", wire.SendBids: "bidsReceived",
-        wire.AskBidQuestion: "bidQuestionReceived", wire.SendFinalBids: "finalBidsReceived",
-        wire.ShowChien: "chienReceived", wire.SendAckForChien: "chienAckReceived",
-        wire.SendTurnCards: "turnCardsReceived",
-        wire.SendTurnCardsQuestion: "cardQuestionReceived",
-        wire.SendAckForCard: "cardAckReceived", wire.SendLastTurnCards: "lastTrickReceived",
-        wire.SendScore: "scoreReceived", wire.ShowChienAtEnd: "chienAtEndReceived",
-        wire.SendReplayAnswer: "replayAnswerReceived",
-    }
 
     def dataReceived(self, data: bytes) -> None:
         self._reader.feed(data)
@@ -189,7 +172,50 @@ class MaitreTarotClientProtocol(WireProtocol):
             message = self._reader.take(expect)
             if message is wire.NEED_MORE:
                 return
-            getattr(self.machine, self._READ[type(message)])(message)
+            self.messageReceived(message)  # type: ignore[arg-type]
+
+    def messageReceived(self, message: wire.ServerMessage) -> None:
+        """Hand one server message to the machine."""
+        machine = self.machine
+        match message:
+            case wire.SendId():
+                machine.idReceived(message)
+            case wire.SendProtocol():
+                machine.protocolReceived(message)
+            case wire.SendPlace():
+                machine.placeReceived(message)
+            case wire.SendNickLen():
+                machine.nickLengthsReceived(message)
+            case wire.SendNicks():
+                machine.nicksReceived(message)
+            case wire.BranchPoint():
+                machine.branchReceived(message)
+            case wire.DillCards():
+                machine.handReceived(message)
+            case wire.SendBids():
+                machine.bidsReceived(message)
+            case wire.AskBidQuestion():
+                machine.bidQuestionReceived(message)
+            case wire.SendFinalBids():
+                machine.finalBidsReceived(message)
+            case wire.ShowChien():
+                machine.chienReceived(message)
+            case wire.SendAckForChien():
+                machine.chienAckReceived(message)
+            case wire.SendTurnCards():
+                machine.turnCardsReceived(message)
+            case wire.SendTurnCardsQuestion():
+                machine.cardQuestionReceived(message)
+            case wire.SendAckForCard():
+                machine.cardAckReceived(message)
+            case wire.SendLastTurnCards():
+                machine.lastTrickReceived(message)
+            case wire.SendScore():
+                machine.scoreReceived(message)
+            case wire.ShowChienAtEnd():
+                machine.chienAtEndReceived(message)
+            case wire.SendReplayAnswer():
+                machine.replayAnswerReceived(message)
 
     def who(self) -> str:
         return f"client {self.nick}"
@@ -204,7 +230,7 @@ class MaitreTarotClientProtocol(WireProtocol):
         """What this seat knows, in the rules' own form (what the hooks and the bot read)."""
         order = [(self.leader + i) % 4 for i in range(4)] if self.leader is not None else []
         inOrder = [self.trick[s] for s in order if self.trick[s] != wire.NO_CARD]
-        myTurn = self.phase == "play" and isinstance(self._pending, _CardTurn)
+        myTurn = self.phase == "play" and self._deciding == self.chooseCard
         deciding = self._deciding in (self.chooseBid, self.chooseDiscard)
         return TarotView(
             seat=self.seat, phase=self.phase, dealer=self.dealer, deal=self.deals,
@@ -246,8 +272,6 @@ class MaitreTarotClientProtocol(WireProtocol):
     def gotNickLengths(self, message: wire.SendNickLen) -> None:
         if any(not 0 <= n <= 1 << 12 for n in message.lengths):
             self.machine.abort("nick lengths out of range")
-            return
-        self.nicksExpectation = wire.Expect(wire.SendNicks, lengths=message.lengths)
 
     def gotNicks(self, message: wire.SendNicks) -> None:
         self.nicks = [n.decode("utf-8", "replace") for n in message.nicks]
@@ -262,29 +286,15 @@ class MaitreTarotClientProtocol(WireProtocol):
             self.deals += 1
         if point != wire.BP_NEW_GAME or value == 0:
             self._newDeal()
-        self._resume = (point, value)
-        if point == wire.BP_SEND_BIDS:
-            self.bidRounds = value
-        elif point == wire.BP_SEND_TURN_CARD:
+        if point == wire.BP_SEND_TURN_CARD:
             self.played = value
             self.phase = "play"
-        elif point == wire.BP_NEW_GAME and value == 1:
+        elif point == wire.BP_NEW_GAME and value in (1, 2):
             self.phase = "end"
-            self.machine.scoreNext()
-        elif point == wire.BP_NEW_GAME and value == 2:
-            self.phase = "end"
-            self.machine.replayAnswerNext()
 
     def gotHand(self, message: wire.DillCards) -> None:
         self.hand = {c for c in message.cards if 0 <= c < 78}
         self.dealt(tuple(sorted(self.hand)))
-        point = self._resume[0]
-        if point == wire.BP_NEW_GAME:
-            self.machine.bidsOrScoreNext()
-        elif point == wire.BP_SEND_BIDS:
-            self.machine.bidsNext()
-        else:
-            self.machine.finalBidsNext()
 
     def gotBids(self, message: wire.SendBids) -> None:
         self.phase = "bidding"
@@ -294,20 +304,9 @@ class MaitreTarotClientProtocol(WireProtocol):
         self.bids = message.bids
         self.bidsChanged(self.bids)
 
-    def _afterBid(self) -> None:
-        self.bidRounds += 1
-        if self.bidRounds < 4:
-            self.machine.bidsNext()
-        else:
-            self.machine.finalBidsNext()
-
     def gotBidQuestion(self, message: wire.AskBidQuestion) -> None:
-        if message.ask:
-            if not any(b != wire.NO_BID for b in self.bids):
-                self.dealer = (self.seat - 1) % 4
-            self.machine.myBid()
-        else:
-            self._afterBid()
+        if message.ask and not any(b != wire.NO_BID for b in self.bids):
+            self.dealer = (self.seat - 1) % 4
 
     def gotFinalBids(self, message: wire.SendFinalBids) -> None:
         self.bids = message.bids
@@ -316,40 +315,26 @@ class MaitreTarotClientProtocol(WireProtocol):
         self.taker = message.bids.index(best) if best > 0 else None
         self.phase = "discard" if self.contract in (wire.PETITE, wire.GARDE) else "play"
         self.contractMade(self.bids, self.taker, self.contract)
-        if self._resume[0] == wire.BP_SEND_TURN_CARD:
-            self.phase = "play"
-            self.machine.playNext()
-        elif best <= 0 or self.contract in (wire.PETITE, wire.GARDE):
-            self.machine.chienNext()
-        else:
-            self.phase = "play"
-            self.machine.playNext()
 
     def gotChien(self, message: wire.ShowChien) -> None:
         self.chien = message.cards
         self.chienShown(self.chien)
         if not self.contract:
             self.phase = "end"
-            self.machine.scoreNext()
-        elif self.taker == self.seat and self._resume[0] != wire.BP_SEND_TURN_CARD:
-            self.hand |= set(self.chien)
-            self.machine.myDiscard()
-        else:
+        elif self.taker != self.seat:
             self.phase = "play"
-            self.machine.playNext()
 
-    def gotChienAck(self, message: wire.SendAckForChien) -> None:
-        if message.ok:
-            self.discard = tuple(self._pending)  # type: ignore[arg-type]
-            self.hand -= set(self.discard)
-            self.phase = "play"
-            self.machine.playNext()
-        else:
-            self.refused()
-            self.machine.myDiscard()
+    def takeChien(self) -> None:
+        self.hand |= set(self.chien or ())
 
-    def gotTurnCards(self, message: wire.SendTurnCards) -> None:
+    def discarded(self, cards: tuple[int, ...]) -> None:
+        self.discard = cards
+        self.hand -= set(cards)
         self.phase = "play"
+
+    def gotTurnCards(self, message: wire.SendTurnCards, played: int) -> None:
+        self.phase = "play"
+        self.played = played
         self.trick, self.previousTrick = message.current, message.previous
         onTable = [s for s, c in enumerate(self.trick) if c != wire.NO_CARD]
         if len(onTable) == 1:
@@ -358,33 +343,15 @@ class MaitreTarotClientProtocol(WireProtocol):
             self.leader = None
         self.trickChanged(self.trick, self.previousTrick)
 
-    def _afterCard(self) -> None:
-        self.played += 1
-        if self.played >= 72:
-            self.machine.lastTrickNext()
-        else:
-            self.machine.playNext()
-
     def gotCardQuestion(self, message: wire.SendTurnCardsQuestion) -> None:
-        if message.ask:
-            if self.leader is None:
-                self.leader = self.seat
-            self._pending = _CardTurn()
-            self.machine.myCard()
-        else:
-            self._afterCard()
+        if message.ask and self.leader is None:
+            self.leader = self.seat
 
-    def gotCardAck(self, message: wire.SendAckForCard) -> None:
-        if message.ok:
-            self.hand.discard(self._pending)  # type: ignore[arg-type]
-            self._pending = None
-            self._afterCard()
-        else:
-            self.refused()
-            self._pending = _CardTurn()
-            self.machine.myCard()
+    def cardAccepted(self, card: int) -> None:
+        self.hand.discard(card)
 
     def gotLastTrick(self, message: wire.SendLastTurnCards) -> None:
+        self.played = 72
         self.previousTrick = message.cards
         self.trick = (wire.NO_CARD,) * 4
         self.trickChanged(self.trick, self.previousTrick)
@@ -400,13 +367,6 @@ class MaitreTarotClientProtocol(WireProtocol):
         assert self.lastScore is not None
         self.lastScore["chien"] = list(message.cards)
         self.scored(dict(self.lastScore))
-
-    def gotReplayAnswer(self, message: wire.SendReplayAnswer) -> None:
-        if message.answer == 1:
-            self.machine.branchNext()
-        else:
-            self.tableEnded()
-            self.machine.abort("the table is over")
 
     # -- ClientCore: deciding ------------------------------------------------
 
@@ -434,7 +394,10 @@ class MaitreTarotClientProtocol(WireProtocol):
     def askDiscard(self) -> None:
         self._decide(self.chooseDiscard)
 
-    def askCard(self) -> None:
+    def askCard(self, played: int) -> None:
+        self.played = played
+        if self.leader is None:
+            self.leader = self.seat
         self._decide(self.chooseCard)
 
     def askReplay(self) -> None:
@@ -442,15 +405,12 @@ class MaitreTarotClientProtocol(WireProtocol):
 
     def sendBid(self, bid: object) -> None:
         self.sendMessage(wire.GetBid(int(bid)))  # type: ignore[call-overload]
-        self._afterBid()
 
-    def sendDiscard(self, cards: object) -> None:
-        self._pending = tuple(int(c) for c in cards)  # type: ignore[attr-defined]
-        self.sendMessage(wire.GetChien(self._pending))
+    def sendDiscard(self, cards: tuple[int, ...]) -> None:
+        self.sendMessage(wire.GetChien(cards))
 
-    def sendCard(self, card: object) -> None:
-        self._pending = int(card)  # type: ignore[call-overload]
-        self.sendMessage(wire.GetTurnCard(self._pending))
+    def sendCard(self, card: int) -> None:
+        self.sendMessage(wire.GetTurnCard(card))
 
     def sendReplay(self, answer: object) -> None:
         self.sendMessage(wire.AckReplay(int(bool(answer))))
@@ -514,7 +474,3 @@ class MaitreTarotClientProtocol(WireProtocol):
 
     def closing(self, reason: str) -> None:
         """We close the connection (refused, table over, the server's fault): ``reason`` says why."""
-
-
-class _CardTurn:
-    """Marks that a card of ours is awaited (before it is chosen)."""

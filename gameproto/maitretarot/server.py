@@ -1,28 +1,32 @@
 """
-MaîtreTarot on the shared engine layer: tables of four (players and bots),
-the seat adapter that turns a table's updates into the protocol's sequence,
-reconnection, and the factory.
+MaîtreTarot on the shared engine layer: rooms of four (players and bots),
+each seat's connection following the sequence L{sequence} translates from
+its table's updates, reconnection by nick, the matchmaker that seats a
+player of any protocol at a MaîtreTarot table, and the factory.
 """
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Iterable
 
 import attrs
 from twisted.internet.interfaces import IReactorTime
-from twisted.internet.protocol import Factory
 from twisted.logger import Logger
 
 from gameproto.engine.clock import Deadline, seconds
-from gameproto.engine.contract import Errors, Event, Instructions, Seat
+from gameproto.engine.contract import JSON, Errors, Instructions, Seat
+from gameproto.engine.hub import Guest, Hub
 from gameproto.engine.record import RecordStore
+from gameproto.engine.room import Room, RoomMatchmaker
 from gameproto.engine.service import GameServer
 from gameproto.engine.table import BotSeat, SeatHolder, Table
-from gameproto.games.tarot import TAROT, TarotView, tarotBot
-from gameproto.maitretarot import wire
+from gameproto.games.tarot import TAROT, TarotGame, tarotBot
+from gameproto.maitretarot import sequence, wire
 from gameproto.maitretarot.machine import ServerInputs, ServerMachine
 from gameproto.maitretarot.protocol import MaitreTarotServerProtocol
+from gameproto.maitretarot.sequence import Signal
+from gameproto.net import GameServerFactory
 
 if TYPE_CHECKING:
     from gameproto.maitretarot.protocol import MaitreTarotServerProtocol as _Protocol
@@ -53,8 +57,11 @@ def botNick(place: int) -> str:
     return f"bot{place + 1}"
 
 
-def _padded(cards: Sequence[int], size: int) -> tuple[int, ...]:
-    return tuple(cards)[:size] + (wire.NO_CARD,) * (size - len(cards))
+def tarotGame(table: Table) -> TarotGame:
+    """The tarot game a MaîtreTarot table plays."""
+    game = table.engine
+    assert isinstance(game, TarotGame)
+    return game
 
 
 class TarotPlayer:
@@ -67,13 +74,11 @@ class TarotPlayer:
         self.server = server
         self.protocol = protocol
         self.nick: str | None = None
-        self.reclaimable = False
+        """The nick the other seats see, once identified."""
+        self.reclaimName: str | None = None
+        """The nick the client chose, by which it may take its seat back (None: a default nick)."""
         self.session: TarotSession | None = None
         self.place: int = -1
-        self.nickExpectation: wire.Expect | None = None
-        self._fresh = True
-        self.resuming = False
-        self._lastTrick: tuple[int, ...] = (wire.NO_CARD,) * PLACES
         self._timer = Deadline(server.clock)
         self.machine: ServerInputs = ServerMachine(self)
         self.startTimer()
@@ -91,120 +96,40 @@ class TarotPlayer:
         self.machine.timedOut()
 
     def update(self, table: Table, seat: Seat, instructions: Instructions) -> None:
-        if table.holders[seat] is not self:
-            return
-        if self._fresh:
-            self._fresh = False
-            self._sendStart(table.engine.view(seat))
-        else:
-            for event in instructions.events:
-                self._translate(event, seat)
-        if not instructions.game_state.gameover:
-            self._ask(instructions, table.engine.publicState(), seat)
+        if table.holders[seat] is self:
+            self.machine.update(table, seat, instructions)
 
-    def _sendStart(self, view: TarotView) -> None:
-        """Nicks, the branch point and what the seat needs to join the sequence here."""
-        assert self.session is not None
-        send = self.send
-        nicks = wire.SendNicks(tuple(n.encode("utf-8") for n in self.session.nicks()))
-        send(nicks.lengths())
-        send(nicks)
-        hand = tuple(view.hand)
-        resuming, self.resuming = self.resuming, False
-        if view.phase == "end" and not resuming:
-            # The first deal of the table was void: it starts and ends at once.
-            send(wire.BranchPoint(wire.BP_NEW_GAME, 0))
-            send(wire.DillCards(_padded(hand, 18)))
-            self._sendScore(view.lastScore)
-        elif view.phase == "bidding":
-            spoken = sum(1 for b in view.bids if b != wire.NO_BID)
-            send(wire.BranchPoint(wire.BP_NEW_GAME, 0) if spoken == 0
-                 else wire.BranchPoint(wire.BP_SEND_BIDS, spoken))
-            send(wire.DillCards(_padded(hand, 18)))
-        elif view.phase == "discard":
-            chien = tuple(view.chien or ())
-            dealt = tuple(c for c in hand if c not in chien) if len(hand) > 18 else hand
-            send(wire.BranchPoint(wire.BP_GET_CHIEN, 0))
-            send(wire.DillCards(_padded(dealt, 18)))
-            send(wire.SendFinalBids(tuple(max(b, 0) for b in view.bids)))
-            if chien:
-                send(wire.ShowChien(chien))
-        elif view.phase == "play":
-            played = 4 * view.tricksPlayed + sum(1 for c in view.trick if c != wire.NO_CARD)
-            send(wire.BranchPoint(wire.BP_SEND_TURN_CARD, played))
-            send(wire.DillCards(_padded(hand, 18)))
-            send(wire.SendFinalBids(tuple(max(b, 0) for b in view.bids)))
-        elif view.phase == "end":
-            if view.replayAnswers[view.seat] is None:
-                send(wire.BranchPoint(wire.BP_NEW_GAME, 1))
-                self._sendScore(view.lastScore)
-            else:
-                send(wire.BranchPoint(wire.BP_NEW_GAME, 2))
+    # -- ServerCore: the sequence ----------------------------------------------
 
-    def _sendScore(self, score: dict | None) -> None:  # type: ignore[type-arg]
-        score = score or {}
+    def begin(self, table: Table, seat: Seat, instructions: Instructions, resumed: bool) -> None:
+        game = tarotGame(table)
+        self._emit(sequence.firstUpdate(
+            [h.name for h in table.holders], game.view(seat), game.publicState(),
+            instructions.asks(seat), instructions.game_state.gameover, resumed))
 
-        def number(key: str) -> int:
-            value = score.get(key)
-            return int(value) if value is not None else 0
+    def follow(self, table: Table, seat: Seat, instructions: Instructions) -> None:
+        self._emit(sequence.nextUpdate(
+            instructions.events, seat, tarotGame(table).publicState(), instructions.asks(seat),
+            instructions.game_state.gameover))
 
-        self.send(wire.SendScore(
-            number("contract") if score.get("taker") is not None else wire.PASS,
-            number("won"), number("points"), number("oudlers"),
-            tuple(score.get("totals") or (0,) * PLACES)))
-        self.send(wire.ShowChienAtEnd(_padded(tuple(score.get("chien") or ()), 6)))
-
-    def _translate(self, event: Event, seat: Seat) -> None:
-        send = self.send
-        data = event.data
-        match event.kind:
-            case "dealt":
-                if data.get("deal", 1) > 1:
-                    send(wire.SendReplayAnswer(1))
-                send(wire.BranchPoint(wire.BP_NEW_GAME, 0))
-            case "deal":
-                send(wire.DillCards(tuple(data)))
-            case "bids":
-                send(wire.SendFinalBids(tuple(data)))
-            case "chien":
-                send(wire.ShowChien(tuple(data)))
-            case "discard" if event.seat == seat:
-                send(wire.SendAckForChien(1))
-                self.machine.accepted()
-            case "card" if event.seat == seat:
-                send(wire.SendAckForCard(1))
-                self.machine.accepted()
-            case "trick":
-                self._lastTrick = tuple(data["cards"])
-            case "score":
-                if data.get("reason") == "played":
-                    send(wire.SendLastTurnCards(self._lastTrick))
-                self._sendScore(data)
-            case "end":
-                send(wire.SendReplayAnswer(0))
-                self.machine.tableEnded()
-
-    def _ask(self, instructions: Instructions,
-             public: tuple[str, tuple[int, ...], tuple[int, ...], tuple[int, ...]],
-             seat: Seat) -> None:
-        """Every seat hears who must act now; the one asked is told to answer."""
-        phase, bids, trick, previousTrick = public
-        asked = instructions.asks(seat)
-        if phase == "bidding":
-            self.send(wire.SendBids(bids))
-            self.send(wire.AskBidQuestion(int(asked)))
-            if asked:
-                self.machine.askBid()
-        elif phase == "discard":
-            if asked:
-                self.machine.askDiscard()
-        elif phase == "play":
-            self.send(wire.SendTurnCards(trick, previousTrick))
-            self.send(wire.SendTurnCardsQuestion(int(asked)))
-            if asked:
-                self.machine.askCard()
-        elif phase == "end" and asked:
-            self.machine.askReplay()
+    def _emit(self, outputs: Iterable[sequence.Output]) -> None:
+        machine = self.machine
+        for output in outputs:
+            match output:
+                case Signal.ASK_BID:
+                    machine.askBid()
+                case Signal.ASK_DISCARD:
+                    machine.askDiscard()
+                case Signal.ASK_CARD:
+                    machine.askCard()
+                case Signal.ASK_REPLAY:
+                    machine.askReplay()
+                case Signal.ACCEPTED:
+                    machine.accepted()
+                case Signal.ENDED:
+                    machine.tableEnded()
+                case _:
+                    self.send(output)
 
     # -- ServerCore ----------------------------------------------------------
 
@@ -219,7 +144,7 @@ class TarotPlayer:
         self.send(wire.SendId(wire.WRONG_ID, wire.VERSION))
 
     def takePlace(self) -> None:
-        self.session = self.server.waitingSession()
+        self.session = self.server.waitingRoom()
         self.place = self.session.takePlace(self)
         self.send(wire.SendPlace(self.place))
 
@@ -227,13 +152,12 @@ class TarotPlayer:
         if nick is None:
             self.nick = defaultNick(self.place)
         else:
-            self.nick = nick.decode("utf-8", "replace")
-            self.reclaimable = True
+            self.nick = self.reclaimName = nick.decode("utf-8", "replace")
         self.protocol.identified(self.nick, self.place)
-        if self.reclaimable and self.server.reclaim(self):
+        if self.reclaimName is not None and self.server.reclaim(self):
             return
         assert self.session is not None
-        self.session.identified(self)
+        self.session.markReady(self)
 
     def startTimer(self) -> None:
         self._timer.start(self.server.settings.timeout, self.machine.timedOut)
@@ -241,7 +165,7 @@ class TarotPlayer:
     def stopTimer(self) -> None:
         self._timer.cancel()
 
-    def _act(self, action: dict) -> Instructions | Errors:  # type: ignore[type-arg]
+    def _act(self, action: dict[str, JSON]) -> object:
         assert self.session is not None and self.session.table is not None
         return self.session.table.act(self.place, action)
 
@@ -263,6 +187,7 @@ class TarotPlayer:
     def playForMe(self) -> None:
         if self.session is not None and self.session.table is not None:
             self.session.table.playFor(self.place, tarotBot)
+        self.machine.forfeited()  # after the bot's move is told
 
     def drop(self, reason: str) -> None:
         self.cleanUp()
@@ -272,101 +197,84 @@ class TarotPlayer:
         self._timer.cancel()
         session, self.session = self.session, None
         if session is not None:
-            session.leave(self)
+            session.leave(self, self.reclaimName)
 
 
-class TarotSession:
+class TarotSession(Room):
     """
-    One table: places filled by players as they identify, bots for the
-    rest, then a L{Table} of the tarot engine deal after deal.
+    One MaîtreTarot table to be: a L{Room} of four places, filled by
+    players as they identify and by bots for the rest, then a L{Table} of
+    the tarot engine deal after deal.
     """
 
     def __init__(self, server: TarotServer) -> None:
+        super().__init__(server, TAROT, server.clock, server.store, server.rng,
+                         minSeats=PLACES, maxSeats=PLACES, botsAfter=server.settings.botsAfter)
         self.server = server
-        self.places: list[SeatHolder | None] = [None] * PLACES
-        self.ready: set[int] = set()
-        self.table: Table | None = None
-        self.vacated: dict[int, str] = {}
-        self._botTimer = Deadline(server.clock)
 
     def nicks(self) -> list[str]:
         """The four nicks, in place order."""
-        holders = self.table.holders if self.table is not None else self.places
-        return [h.name if h is not None else defaultNick(p) for p, h in enumerate(holders)]
+        return [n or defaultNick(p) for p, n in enumerate(self.names())]
+
+    def identified(self, holder: SeatHolder) -> None:
+        """``holder`` sat down (identified): the table starts once all four have."""
+        self.markReady(holder)
+
+
+class TarotGuestSeat:
+    """
+    A L{Guest} of another protocol in a MaîtreTarot seat, under Tarot's
+    rules for time: each answer has the server's timeout, after which the
+    Tarot bot plays that move for it.
+    """
+
+    def __init__(self, server: TarotServer, guest: Guest) -> None:
+        self.server = server
+        self.guest = guest
 
     @property
-    def open(self) -> bool:
-        return self.table is None and None in self.places
+    def name(self) -> str:
+        return self.guest.name
 
-    def takePlace(self, player: TarotPlayer) -> int:
-        place = self.places.index(None)
-        self.places[place] = player
-        if not self._botTimer.active:
-            self._botTimer.start(self.server.settings.botsAfter, self._fillWithBots)
-        return place
+    def turnTimeout(self, table: Table, seat: Seat) -> float | None:
+        return self.server.settings.timeout
 
-    def identified(self, player: TarotPlayer) -> None:
-        self.ready.add(player.place)
-        self._startIfFull()
+    def timedOut(self, table: Table, seat: Seat) -> None:
+        table.playFor(seat, tarotBot)
 
-    def _fillWithBots(self) -> None:
-        for place, holder in enumerate(self.places):
-            if holder is None:
-                self.places[place] = self.server.newBot(place)
-                self.ready.add(place)
-        self._startIfFull()
+    def update(self, table: Table, seat: Seat, instructions: Instructions) -> None:
+        if table.holders[seat] is self:
+            self.guest.update(table, seat, instructions)
 
-    def _startIfFull(self) -> None:
-        if self.table is not None or len(self.ready) < PLACES:
-            return
-        self._botTimer.cancel()
-        holders = [h for h in self.places]
-        assert all(h is not None for h in holders)
-        self.table = Table.create(TAROT, {}, holders, self.server.clock,  # type: ignore[arg-type]
-                                  self.server.store, self.server.rng)
-        self.server.started(self)
-        self.table.whenFinished().addCallback(lambda record: self.server.ended(self))
-        self.table.start()
+    def aborted(self, table: Table, seat: Seat, reason: str) -> None:
+        if table.holders[seat] is self:
+            self.guest.aborted(table, seat, reason)
 
-    def leave(self, player: TarotPlayer) -> None:
-        """``player``'s connection is gone (or dropped)."""
-        place = player.place
-        if self.table is None:
-            if self.places[place] is player:
-                self.places[place] = None
-                self.ready.discard(place)
-            if all(h is None or isinstance(h, BotSeat) for h in self.places):
-                self._botTimer.cancel()
-                self.places = [None] * PLACES
-                self.ready.clear()
-            elif any(isinstance(h, BotSeat) for h in self.places):
-                self._fillWithBots()  # the wait is over: a bot takes the freed place
-            return
-        table = self.table
-        if table.finished or table.holders[place] is not player:
-            return
-        view: TarotView = table.engine.view(place)
-        if view.phase == "end" and view.replayAnswers[place] is None:
-            table.act(place, {"replay": False})  # a disconnect answers 0
-            return
-        if player.reclaimable and player.nick is not None:
-            self.vacated[place] = player.nick
-        table.replace(place, self.server.newBot(place))
-        if all(isinstance(h, BotSeat) for h in table.holders):
-            log.info("game {id}: no player left, the table ends", id=table.id)
-            table.resign(place)
 
-    def reclaim(self, player: TarotPlayer, place: int) -> None:
-        """``player`` comes back to ``place``, held by a bot since it left."""
-        assert self.table is not None
-        del self.vacated[place]
-        player.session, player.place = self, place
-        player.resuming = True
-        self.table.replace(place, player)
+class TarotMatchmaker(RoomMatchmaker["TarotSession", "TarotGuestSeat"]):
+    """MaîtreTarot's tables, open to a guest of any protocol: a place at the waiting room."""
+
+    engine = "tarot"
+    title = "MaîtreTarot"
+
+    def __init__(self, server: TarotServer) -> None:
+        super().__init__()
+        self.server = server
+
+    def seatFor(self, guest: Guest) -> TarotGuestSeat:
+        return TarotGuestSeat(self.server, guest)
+
+    def waitingRoom(self) -> TarotSession:
+        return self.server.waitingRoom()
 
 
 class TarotServer(GameServer[TarotSettings]):
-    """Everything the MaîtreTarot connections share: settings, tables, records."""
+    """
+    Everything the MaîtreTarot connections share: settings, rooms, records.
+    It owns its rooms (their bots, their start and end, the replay rule
+    when a player leaves), hosts their tables on the hub, and opens them to
+    guests of every protocol through its L{TarotMatchmaker}.
+    """
 
     def __init__(
         self,
@@ -374,51 +282,90 @@ class TarotServer(GameServer[TarotSettings]):
         clock: IReactorTime | None = None,
         store: RecordStore | None = None,
         rng: random.Random | None = None,
+        *,
+        hub: Hub | None = None,
     ) -> None:
-        super().__init__(settings, clock, store, rng)
+        super().__init__(settings, clock, store, rng, hub=hub)
         self.waiting: TarotSession | None = None
         self.playing: set[TarotSession] = set()
+        self.matchmaker = TarotMatchmaker(self)
+        self.hub.addMatchmaker(self.matchmaker)
 
     def newPlayer(self, protocol: _Protocol) -> TarotPlayer:
         return TarotPlayer(self, protocol)
 
-    def newBot(self, place: int) -> BotSeat:
-        return BotSeat(tarotBot, self.clock, botNick(place), self.settings.botDelay)
-
-    def waitingSession(self) -> TarotSession:
-        """The table new players sit at."""
+    def waitingRoom(self) -> TarotSession:
+        """The room new players sit at."""
         if self.waiting is None or not self.waiting.open:
             self.waiting = TarotSession(self)
         return self.waiting
 
-    def started(self, session: TarotSession) -> None:
-        if self.waiting is session:
-            self.waiting = None
-        self.playing.add(session)
+    waitingSession = waitingRoom
 
-    def ended(self, session: TarotSession) -> None:
-        self.playing.discard(session)
+    def roomOf(self, table: Table) -> TarotSession | None:
+        """The room playing ``table``."""
+        for room in self.playing:
+            if room.table is table:
+                return room
+        return None
+
+    # -- RoomOwner -------------------------------------------------------------
+
+    def newBot(self, room: Room, place: int) -> BotSeat:
+        return BotSeat(tarotBot, self.clock, botNick(place), self.settings.botDelay)
+
+    def started(self, room: Room, table: Table) -> None:
+        assert isinstance(room, TarotSession)
+        if self.waiting is room:
+            self.waiting = None
+        self.playing.add(room)
+        self.matchmaker.started(room)
+        self.hub.register(table, self)
+
+    def ended(self, room: Room, table: Table) -> None:
+        self.playing.discard(room)  # type: ignore[arg-type]
+
+    def leaving(self, room: Room, table: Table, seat: Seat) -> bool:
+        """A player leaving while its replay answer is awaited answers 0 (the document's rule)."""
+        view = tarotGame(table).view(seat)
+        if view.phase == "end" and view.replayAnswers[seat] is None:
+            table.act(seat, {"replay": False})
+            return True
+        return False
+
+    # -- TableHost -------------------------------------------------------------
+
+    def vacate(self, table: Table, seat: Seat) -> None:
+        """The holder of ``seat`` left ``table``: the replay rule, else a bot, reclaimable by nick."""
+        room = self.roomOf(table)
+        if room is not None:
+            holder = table.holders[seat]
+            room.vacate(seat, holder.reclaimName if isinstance(holder, TarotPlayer) else None)
+
+    # -- reconnection ----------------------------------------------------------
 
     def reclaim(self, player: TarotPlayer) -> bool:
         """Give ``player`` back the seat its nick left, if a live table has one."""
-        for session in list(self.playing):
-            for place, nick in session.vacated.items():
-                if nick == player.nick and session.table is not None and not session.table.finished:
-                    old = player.session
-                    if old is not None:
-                        old.leave(player)
-                    session.reclaim(player, place)
-                    log.info("maitretarot {nick} takes place {place} of game {id} back",
-                             nick=nick, place=place, id=session.table.id)
-                    return True
+        if player.reclaimName is None:
+            return False
+        for room in list(self.playing):
+            seat = room.vacatedSeat(player.reclaimName)
+            if seat is None:
+                continue
+            assert room.table is not None
+            old = player.session
+            if old is not None:
+                old.leave(player)
+            player.session, player.place = room, seat
+            player.machine.reclaimed()
+            log.info("maitretarot {nick} takes place {place} of game {id} back",
+                     nick=player.reclaimName, place=seat, id=room.table.id)
+            room.reclaim(seat, player)
+            return True
         return False
 
 
-class TarotServerFactory(Factory):
+class TarotServerFactory(GameServerFactory[TarotServer, MaitreTarotServerProtocol]):
     """Builds L{MaitreTarotServerProtocol} for each connection to one L{TarotServer}."""
 
     protocol = MaitreTarotServerProtocol
-    noisy = False
-
-    def __init__(self, server: TarotServer) -> None:
-        self.server = server

@@ -13,9 +13,12 @@ Reading is total: any bytes give the expected message or L{NEED_MORE}.
 from __future__ import annotations
 
 import struct
-from typing import ClassVar, Final, Sequence
+from typing import Any, ClassVar, Final, Sequence
 
 import attrs
+
+from gameproto.buffer import NEED_MORE as NEED_MORE, ReceiveBuffer
+from gameproto.buffer import NeedMore as _NeedMore
 
 SERVER_ID: Final = 19796
 """The server identifier a client sends in GET_ID and the server answers in SEND_ID."""
@@ -67,15 +70,18 @@ def _tuple(value: Sequence[int]) -> tuple[int, ...]:
     return tuple(value)
 
 
-def gints(count: int) -> attrs.Attribute:  # type: ignore[type-arg]
+def _bytesTuple(value: Sequence[bytes]) -> tuple[bytes, ...]:
+    return tuple(value)
+
+
+def gints(count: int) -> Any:
     """A field of ``count`` gints."""
-    return attrs.field(converter=_tuple, validator=_gints,  # type: ignore[return-value]
-                       metadata={"gints": count})
+    return attrs.field(converter=_tuple, validator=_gints, metadata={"gints": count})
 
 
-def gint() -> attrs.Attribute:  # type: ignore[type-arg]
+def gint() -> Any:
     """A field of one gint."""
-    return attrs.field(validator=_gint, metadata={"gints": 1})  # type: ignore[return-value]
+    return attrs.field(validator=_gint, metadata={"gints": 1})
 
 
 class GintMessage:
@@ -194,7 +200,7 @@ class SendNickLen(GintMessage):
 class SendNicks:
     """SEND_NICKS: the four nicks one after the other (their lengths came before)."""
 
-    nicks: tuple[bytes, ...] = attrs.field(converter=tuple)
+    nicks: tuple[bytes, ...] = attrs.field(converter=_bytesTuple)
 
     def serialize(self) -> bytes:
         return b"".join(self.nicks)
@@ -365,15 +371,6 @@ Message = ServerMessage | ClientMessage
 # -- reading -------------------------------------------------------------------
 
 
-class _NeedMore:
-    def __repr__(self) -> str:
-        return "NEED_MORE"
-
-
-NEED_MORE: Final = _NeedMore()
-"""Not enough bytes yet."""
-
-
 class BidsOrScore:
     """
     What follows DILL_CARDS at the start of a deal: SEND_BIDS, whose first
@@ -433,11 +430,18 @@ class Reader:
     """
 
     def __init__(self, limit: int = 4096) -> None:
-        self._buffer = b""
-        self.limit = limit
+        self._buffer = ReceiveBuffer(limit=limit)
+
+    @property
+    def limit(self) -> int:
+        return self._buffer.limit  # type: ignore[return-value]
+
+    @limit.setter
+    def limit(self, limit: int) -> None:
+        self._buffer.limit = limit
 
     def feed(self, data: bytes) -> None:
-        self._buffer = self._buffer + data if self._buffer else bytes(data)
+        self._buffer += data
 
     @property
     def buffered(self) -> int:
@@ -445,14 +449,19 @@ class Reader:
 
     @property
     def overflowing(self) -> bool:
-        return len(self._buffer) > self.limit
+        return self._buffer.overflowing
 
     def take(self, expect: Expect) -> Message | _NeedMore:
-        result = parse(self._buffer, expect)
-        if isinstance(result, _NeedMore):
-            return result
-        message, used = result
-        self._buffer = self._buffer[used:]
+        if expect.kind is BidsOrScore:
+            first = self._buffer.peek(4)
+            if len(first) < 4:
+                return NEED_MORE
+            (value,) = _GINT.unpack(first)
+            expect = Expect(SendBids if value == NO_BID else SendScore)
+        data = self._buffer.extractExactly(expect.size())
+        if isinstance(data, _NeedMore):
+            return data
+        message, _ = parse(data, expect)  # type: ignore[misc]
         return message
 
 

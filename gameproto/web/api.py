@@ -3,18 +3,27 @@ The HTTP API on the web port: engines, games of every protocol, their
 records, and replays to any turn, as JSON.
 
     GET  /api/engines                      engines and their init parameters
+    GET  /api/matchmaking                  the protocols' matchmakers: {engine, title} each
     GET  /api/engines/NAME/sprites.zip     an external engine's sprites
     GET  /api/engines/NAME/sprites/FILE    one file of that zip (what displays' images name)
     GET  /api/games?offset=&limit=&status= games, newest first, paged
-    POST /api/games  {"engine", "init", "bots"}   a new game (INITIALISATION errors: 400)
+    POST /api/games  {"engine", "init", "bots"}   a new game (INITIALISATION errors: 400;
+                                           not application/json: 415; too many: 429, 503)
     GET  /api/games/ID                     a game's state and seats
-    GET  /api/games/ID/record              its record
-    GET  /api/games/ID/replay?turn=N&player=P      what seat P (none: a spectator) saw at turn N
+    GET  /api/games/ID/record?offset=&limit=
+                                           its record, a page of its actions (of a live
+                                           game with hidden information: no
+                                           initvalues, no hidden action)
+    GET  /api/games/ID/replay?turn=N&player=P&token=T
+                                           what seat P (none: a spectator) saw at turn N;
+                                           seat P of a live game with hidden information
+                                           needs its token (or "authorization: Bearer T"): 403
 """
 
 from __future__ import annotations
 
 import json
+import math
 import zipfile
 from typing import Any, Callable
 
@@ -25,16 +34,21 @@ from twisted.web.resource import Resource
 from twisted.web.server import NOT_DONE_YET, Request
 from twisted.web.static import File
 
-from gameproto.engine.contract import Errors, GameEngine
+from gameproto.engine.contract import EngineFactory, Errors, GameEngine
 from gameproto.engine.external import ExternalEngine
-from gameproto.engine.record import GameRecord, GameSummary, replayLater
+from gameproto.engine.hub import Hub
+from gameproto.engine.record import GameRecord, GameSummary, Status, replayLater
 from gameproto.engine.table import Table
-from gameproto.enginejson.server import OpenSeat
+from gameproto.enginejson.wire import plainJSON
 
 log = Logger(namespace="gameproto.web")
 
 MAX_BODY = 64 * 1024
 PAGE_LIMIT = 200
+RECORD_LIMIT = 1000
+"""The most actions of a record in one answer (and how many by default)."""
+MAX_ID = 2**63 - 1
+"""The largest game id (SQLite's largest integer)."""
 MAX_REPLAYS = 4
 """Replays rebuilt at once (an external engine's each start a process)."""
 MAX_QUEUED_REPLAYS = 32
@@ -58,9 +72,11 @@ SPRITE_TYPES = {
 class HTTPError(Exception):
     """An answer other than 200: its status and message."""
 
-    def __init__(self, status: int, message: str, **extra: Any) -> None:
+    def __init__(self, status: int, message: str, *,
+                 headers: dict[bytes, bytes] | None = None, **extra: Any) -> None:
         super().__init__(message)
         self.status = status
+        self.headers = headers or {}
         self.extra = extra
 
 
@@ -93,25 +109,33 @@ class JSONResource(Resource):
     """A resource whose handlers return JSON data (or a Deferred of it), or raise HTTPError."""
 
     isLeaf = False
-    handlers: dict[bytes, Callable[[Request], Any]]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.handlers: dict[bytes, Callable[[Request], Any]] = {}
+        """The handler of each method (none: every method answers 405)."""
 
     def render(self, request: Request) -> bytes | int:
-        handler = self.handlers.get(request.method or b"") if hasattr(self, "handlers") else None
+        handler = self.handlers.get(request.method or b"")
         if handler is None:
-            allowed = b", ".join(sorted(getattr(self, "handlers", {})))
+            allowed = b", ".join(sorted(self.handlers))
             request.setHeader(b"allow", allowed)
             return _json(request, 405, {"error": "method not allowed"})
+        lost: list[Failure] = []
+        request.notifyFinish().addErrback(lost.append)
         result = maybeDeferred(handler, request)
 
         def done(body: Any) -> None:
             status, payload = body if isinstance(body, tuple) else (200, body)
-            if not request.finished and not getattr(request, "_disconnected", False):
+            if not request.finished and not lost:
                 request.write(_json(request, status, payload))
                 request.finish()
 
         def failed(failure: Failure) -> None:
-            if failure.check(HTTPError):
-                error = failure.value
+            error = failure.value
+            if isinstance(error, HTTPError):
+                for name, value in error.headers.items():
+                    request.setHeader(name, value)
                 body = (error.status, {"error": str(error), **error.extra})
             else:
                 log.failure("API request {uri} failed", failure, uri=request.uri)
@@ -133,43 +157,63 @@ class NotFound(Resource):
 
 
 class API(JSONResource):
-    """``/api``."""
+    """``/api``: the games of the hub, whatever protocol plays them."""
 
-    def __init__(self, engineServer: Any) -> None:
+    def __init__(self, hub: Hub) -> None:
         super().__init__()
-        self.games = engineServer
+        self.hub = hub
         self.replays = DeferredSemaphore(MAX_REPLAYS)
         self.handlers = {b"GET": lambda request: {
-            "engines": "/api/engines", "games": "/api/games"}}
+            "engines": "/api/engines", "games": "/api/games",
+            "matchmaking": "/api/matchmaking"}}
 
     def getChild(self, path: bytes, request: Request) -> Resource:
         if path == b"engines":
-            return Engines(self.games)
+            return Engines(self.hub)
+        if path == b"matchmaking":
+            return Matchmaking(self.hub)
         if path == b"games":
-            return Games(self.games, self.replays)
+            return Games(self.hub, self.replays)
         return NotFound()
 
 
 class Engines(JSONResource):
-    def __init__(self, server: Any) -> None:
+    def __init__(self, hub: Hub) -> None:
         super().__init__()
-        self.games = server
+        self.hub = hub
         self.handlers = {b"GET": self.list}
 
     def list(self, request: Request) -> Any:
-        engines = self.games.registry.describe()
+        engines = self.hub.registry.describe()
         for entry in engines:
-            entry["bot"] = _hasBot(self.games.registry.get(entry["name"]))
+            entry["bot"] = _hasBot(self.hub.registry.get(entry["name"]))
         return {"engines": engines}
 
     def getChild(self, path: bytes, request: Request) -> Resource:
-        engine = self.games.registry.get(path.decode("utf-8", "replace"))
+        engine = self.hub.registry.get(path.decode("utf-8", "replace"))
         if engine is None:
             return NotFound()
         return EngineFiles(engine)
 
 
-def _hasBot(factory: Any) -> bool:
+class Matchmaking(JSONResource):
+    """
+    ``/api/matchmaking``: the matchmakers of the protocols that form games
+    (a queue, a table filled by arrival), which a player of any protocol
+    joins with the engine JSON protocol's ``queue``: each one's engine and title.
+    """
+
+    def __init__(self, hub: Hub) -> None:
+        super().__init__()
+        self.hub = hub
+        self.handlers = {b"GET": self.list}
+
+    def list(self, request: Request) -> Any:
+        return {"matchmaking": [{"engine": m.engine, "title": m.title}
+                                for _, m in sorted(self.hub.matchmakers.items())]}
+
+
+def _hasBot(factory: EngineFactory | None) -> bool:
     """Whether ``factory`` gives a bot (asked with its default parameters)."""
     if factory is None:
         return False
@@ -181,7 +225,7 @@ def _hasBot(factory: Any) -> bool:
 
 
 class EngineFiles(JSONResource):
-    def __init__(self, engine: Any) -> None:
+    def __init__(self, engine: EngineFactory) -> None:
         super().__init__()
         self.engine = engine
         self.handlers = {b"GET": lambda request: {"name": engine.name}}
@@ -256,40 +300,59 @@ class Sprite(Resource):
 class Games(JSONResource):
     """``/api/games``: the listing, and creating a game."""
 
-    def __init__(self, server: Any, replays: DeferredSemaphore) -> None:
+    def __init__(self, hub: Hub, replays: DeferredSemaphore) -> None:
         super().__init__()
-        self.games = server
+        self.hub = hub
         self.replays = replays
         self.handlers = {b"GET": self.list, b"POST": self.create}
 
     def list(self, request: Request) -> Any:
-        offset = _int(request, "offset", 0, 0, 2**31)
-        limit = _int(request, "limit", 50, 1, PAGE_LIMIT)
-        status = _arg(request, "status")
-        if status not in (None, "live", "finished", "aborted"):
-            raise HTTPError(400, "status must be live, finished or aborted")
-        games, total = self.games.store.games(offset, limit, status)
+        offset = _int(request, "offset", 0, 0, 2**31) or 0
+        limit = _int(request, "limit", 50, 1, PAGE_LIMIT) or 50
+        status: Status | None
+        match _arg(request, "status"):
+            case None:
+                status = None
+            case "live" | "finished" | "aborted" as named:
+                status = named
+            case _:
+                raise HTTPError(400, "status must be live, finished or aborted")
+        games, total = self.hub.store.games(offset, limit, status)
         return {"games": [self._entry(g) for g in games], "total": total,
                 "offset": offset, "limit": limit}
 
     def _entry(self, summary: GameSummary) -> dict[str, Any]:
         entry = summary.asJSON()
-        table = self.games.findTable(summary.id)
+        table = self.hub.findTable(summary.id)
         if table is not None:
             entry["seats"] = list(table.record.seats)
-            entry["open"] = [n + 1 for n, h in enumerate(table.holders)
-                             if isinstance(h, OpenSeat)]
-            entry["joinable"] = summary.id in self.games.hosted
+            entry.update(_seats(self.hub, table))
         return entry
 
     def create(self, request: Request) -> Any:
+        peer = _peer(request)
+        kind = (request.getHeader(b"content-type") or b"").partition(b";")[0].strip().lower()
+        if kind != b"application/json":
+            self._fault(request, peer, 415, "not application/json")
+            raise HTTPError(415, "the body must be JSON, sent as Content-Type: application/json")
+        wait = self.hub.creationWait(peer)
+        if wait is not None:
+            self._fault(request, peer, 429, "too many games created")
+            raise HTTPError(
+                429, f"at most {self.hub.settings.gamesPerMinute} new games a minute: "
+                     f"try again later", headers={b"retry-after": b"%d" % math.ceil(wait)})
         body = request.content.read(MAX_BODY + 1) if request.content is not None else b""
         if len(body) > MAX_BODY:
+            self._fault(request, peer, 413, "body too large")
             raise HTTPError(413, "body too large")
         try:
             data = json.loads(body or b"null")
-        except ValueError:
-            raise HTTPError(400, "the body is not JSON", errors=[{"type": "BAD_FORMAT"}]) from None
+            wrong = plainJSON(data)
+        except (ValueError, RecursionError):
+            wrong = "the body is not JSON"
+        if wrong is not None:
+            self._fault(request, peer, 400, wrong)
+            raise HTTPError(400, wrong, errors=[{"type": "BAD_FORMAT"}])
         if not isinstance(data, dict) or not isinstance(data.get("engine"), str):
             raise HTTPError(400, "the body needs an engine name", errors=[{"type": "BAD_FORMAT"}])
         init = data.get("init", {})
@@ -308,25 +371,40 @@ class Games(JSONResource):
             return 201, {"id": result.id, "engine": result.factory.name,
                          "url": f"/api/games/{result.id}"}
 
-        return self.games.newGame(data["engine"], init, tuple(bots)).addCallback(made)
+        if self.hub.hostedCount() >= self.hub.settings.maxGames:
+            raise HTTPError(503, f"too many games at once ({self.hub.settings.maxGames}): "
+                                 "try again later", headers={b"retry-after": b"60"})
+        refusal = self.hub.refusesGame(peer)
+        if refusal is not None:
+            raise HTTPError(429, refusal)
+        return self.hub.newGame(data["engine"], init, tuple(bots), peer=peer).addCallback(made)
+
+    def _fault(self, request: Request, peer: str, status: int, reason: str) -> None:
+        """A client's fault: one log line, at a bounded rate per peer."""
+        self.hub.faults.fault(peer, "API {method} {uri} from {peer}: {status} ({reason})",
+                              method=(request.method or b"").decode("ascii", "replace"),
+                              uri=(request.uri or b"")[:200].decode("ascii", "replace"),
+                              status=status, reason=reason)
 
     def getChild(self, path: bytes, request: Request) -> Resource:
         try:
             gameId = int(path)
         except ValueError:
             return NotFound()
-        record = self.games.store.get(gameId)
+        if not 0 < gameId <= MAX_ID:
+            return NotFound()
+        record = self.hub.store.get(gameId)
         if record is None:
             return NotFound()
-        return Game(self.games, record, self.replays)
+        return Game(self.hub, record, self.replays)
 
 
 class Game(JSONResource):
     """``/api/games/ID``."""
 
-    def __init__(self, server: Any, record: GameRecord, replays: DeferredSemaphore) -> None:
+    def __init__(self, hub: Hub, record: GameRecord, replays: DeferredSemaphore) -> None:
         super().__init__()
-        self.games = server
+        self.hub = hub
         self.record = record
         self.replays = replays
         self.handlers = {b"GET": self.show}
@@ -334,40 +412,92 @@ class Game(JSONResource):
     def show(self, request: Request) -> Any:
         record = self.record
         entry = GameSummary.of(record).asJSON()
-        table = self.games.findTable(record.id)
+        table = self.hub.findTable(record.id)
         entry["players"] = len(record.seats)
         entry["params"] = record.params
         if table is not None:
             instructions = table.engine.instructions()
             entry["game_state"] = instructions.game_state.asJSON()
             entry["waiting_for"] = sorted(s + 1 for s in table.waiting)
-            entry["open"] = [n + 1 for n, h in enumerate(table.holders)
-                             if isinstance(h, OpenSeat)]
-            entry["joinable"] = record.id in self.games.hosted
+            entry.update(_seats(self.hub, table))
         else:
             entry["game_state"] = {"scores": record.scores, "gameover": True}
         return entry
 
     def getChild(self, path: bytes, request: Request) -> Resource:
         if path == b"record":
-            return RecordResource(self.record)
+            return RecordResource(self.hub, self.record)
         if path == b"replay":
-            return Replay(self.games, self.record, self.replays)
+            return Replay(self.hub, self.record, self.replays)
         return NotFound()
 
 
+def _seats(hub: Hub, table: Table) -> dict[str, Any]:
+    """A live game's open seats, and whether they can be joined (a game hosted by the hub)."""
+    return {"open": [n + 1 for n in hub.openSeats(table)], "joinable": hub.hosts(table)}
+
+
 class RecordResource(JSONResource):
-    def __init__(self, record: GameRecord) -> None:
+    """
+    ``/api/games/ID/record``: the whole record, but for a live game with
+    hidden information, whose ``initvalues`` and hidden actions are withheld.
+    """
+
+    def __init__(self, hub: Hub, record: GameRecord) -> None:
         super().__init__()
-        self.handlers = {b"GET": lambda request: record.asJSON()}
+        self.handlers = {
+            b"GET": lambda request: _page(
+                record.publicJSON(hub.registry.get(record.engine)), request)}
+
+
+def _page(record: dict[str, Any], request: Request) -> dict[str, Any]:
+    """
+    ``record`` (as JSON) with the page of its actions ``request`` asks for:
+    from ``offset``, at most ``limit`` (L{RECORD_LIMIT} by default and at
+    most); ``turns`` says how many actions it has in all.
+    """
+    actions = record["actions"]
+    offset = _int(request, "offset", 0, 0, MAX_ID) or 0
+    limit = _int(request, "limit", RECORD_LIMIT, 1, RECORD_LIMIT) or RECORD_LIMIT
+    record["actions"] = actions[offset : offset + limit]
+    record.update(offset=offset, limit=limit, turns=len(actions))
+    return record
+
+
+def _peer(request: Request) -> str:
+    """Who sent ``request``: its address (``local`` for a UNIX socket)."""
+    return str(getattr(request.getClientAddress(), "host", None) or "local")
+
+
+def _token(request: Request) -> str | None:
+    """The seat token of a request: ``token=`` in the query, or ``authorization: Bearer``."""
+    header = request.getHeader(b"authorization")
+    if header is not None and header[:7].lower() == b"bearer ":
+        return header[7:].strip().decode("ascii", "replace") or None
+    return _arg(request, "token")
+
+
+def _shownAction(record: GameRecord, public: list[Any] | None, turn: int | None,
+                 holder: int | None) -> Any:
+    """
+    The action that led to ``turn``: as recorded, or (``public``: what
+    everybody may see of a live game's actions) as everybody may see it,
+    unless it is the action of ``holder``, the seat whose token was given.
+    """
+    if not turn:
+        return None
+    action = record.actions[turn - 1]
+    if public is None or action.seat == holder:
+        return action.asJSON()
+    return public[turn - 1]
 
 
 class Replay(JSONResource):
     """``/api/games/ID/replay?turn=N&player=P``: the game rebuilt after N actions."""
 
-    def __init__(self, server: Any, record: GameRecord, replays: DeferredSemaphore) -> None:
+    def __init__(self, hub: Hub, record: GameRecord, replays: DeferredSemaphore) -> None:
         super().__init__()
-        self.games = server
+        self.hub = hub
         self.record = record
         self.replays = replays
         self.handlers = {b"GET": self.replay}
@@ -376,11 +506,21 @@ class Replay(JSONResource):
         record = self.record
         turns = len(record.actions)
         turn = _int(request, "turn", turns, 0, turns)
+        if turn is not None and turn > self.hub.settings.maxActions:
+            # A record from before the cap: its replay would hold every client up.
+            raise HTTPError(400, f"turn must be at most {self.hub.settings.maxActions}, "
+                                 f"the most actions a game may have")
         player = _int(request, "player", None, 1, len(record.seats))
-        factory = self.games.registry.get(record.engine)
+        factory = self.hub.registry.get(record.engine)
         if factory is None:
             raise HTTPError(404, f"no engine {record.engine!r} to replay this game")
         seat = None if player is None else player - 1
+        hidden = record.hidesFromPublic(factory)
+        holder = seat is not None and record.tokenOpens(seat, _token(request))
+        if hidden and seat is not None and not holder:
+            raise HTTPError(403, f"player {player}'s view of a live game with hidden "
+                                 f"information is that seat's: give its token")
+        actions = record.publicJSON(factory)["actions"] if hidden else None
 
         def shown(engine: GameEngine) -> dict[str, Any]:
             instructions = engine.instructions()
@@ -391,11 +531,9 @@ class Replay(JSONResource):
                                       if r.player == seat],
                 "waiting_for": sorted({r.player + 1 for r in instructions.requested_actions}),
                 "game_state": instructions.game_state.asJSON(),
-                "action": record.actions[turn - 1].asJSON() if turn else None,
+                "action": _shownAction(record, actions, turn, seat if holder else None),
             }
-            stop = getattr(engine, "stop", None)
-            if stop is not None:
-                stop()
+            engine.stop()
             return answer
 
         def failed(failure: Failure) -> None:

@@ -6,11 +6,22 @@ resources of each protocol beside it (``/api``, ``/engine``, ``/connect4``).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Mapping
+from typing import Any, Mapping
 
+from twisted.internet.interfaces import IAddress, IDelayedCall, IProtocol, IReactorTime
+from twisted.internet.protocol import connectionDone
+from twisted.logger import Logger
+from twisted.protocols.policies import ProtocolWrapper
+from twisted.python.failure import Failure
 from twisted.web.resource import NoResource, Resource
 from twisted.web.server import Request, Site
 from twisted.web.static import File
+
+from gameproto._compat import upgradedToWebSocket
+from gameproto.engine.faults import FaultLog
+from gameproto.net import Limits, PeerCounter, hostOf
+
+log = Logger(namespace="gameproto.web")
 
 STATIC = Path(__file__).resolve().parent / "static"
 """The page's files: index.html, app.js, style.css (package data)."""
@@ -72,6 +83,12 @@ class StaticFiles(File):
     def directoryListing(self) -> Resource:
         return NoResource()
 
+    def getChild(self, path: bytes, request: Request) -> Resource:
+        """No file has a NUL byte in its name (the file system refuses to look): 404."""
+        if b"\0" in path:
+            return NoResource()
+        return super().getChild(path, request)  # type: ignore[no-any-return]
+
     def render_GET(self, request: Request) -> bytes | int:
         _secure(request)
         return super().render_GET(request)
@@ -87,8 +104,145 @@ def webRoot(children: Mapping[bytes, Resource]) -> Resource:
     return root
 
 
-def makeSite(children: Mapping[bytes, Resource]) -> Site:
-    """A Site for the web port that never shows a traceback to a client."""
-    site = Site(webRoot(children))
-    site.displayTracebacks = False
-    return site
+class WebRequest(Request):
+    """
+    A request that tells its connection when it is whole (and when it
+    became a WebSocket), and refuses a request target that is not ASCII.
+    """
+
+    def process(self) -> None:
+        # A request target is ASCII (RFC 3986: anything else percent-encoded);
+        # Twisted's error pages and static files decode it and fail otherwise.
+        if not self.uri.isascii():
+            self.setResponseCode(400)
+            self.setHeader(b"content-type", b"text/plain; charset=utf-8")
+            self.write(b"bad request target: not ASCII (percent-encode it)\n")
+            self.finish()
+            return
+        super().process()
+
+    def requestReceived(self, command: bytes, path: bytes, version: bytes) -> None:
+        connection, channel = self.transport, self.channel
+        if isinstance(connection, WebConnection):
+            connection.requestComplete()
+        super().requestReceived(command, path, version)
+        if isinstance(connection, WebConnection) and upgradedToWebSocket(channel):
+            connection.upgraded()
+
+
+class WebConnection(ProtocolWrapper):
+    """
+    One connection to the web port, around Twisted's HTTP channel: it holds
+    one of its peer's places, and a request begun (its first byte arrived)
+    must be whole, headers and body, within the site's C{requestTimeout}.
+    A connection upgraded to a WebSocket has its own timeouts.
+    """
+
+    factory: WebSite  # type: ignore[assignment]
+    _begun: float | None = None
+    _waiting = True
+    _deadline: IDelayedCall | None = None
+    _abort: IDelayedCall | None = None
+
+    def __init__(self, site: WebSite, channel: IProtocol, host: str) -> None:
+        super().__init__(site, channel)  # type: ignore[arg-type]
+        self.host = host
+
+    def dataReceived(self, data: bytes) -> None:
+        if self._waiting and data:
+            self._waiting = False
+            self._requestBegins()
+        super().dataReceived(data)
+
+    def _requestBegins(self) -> None:
+        limits, clock = self.factory.limits, self.factory.clock
+        if limits is None:
+            return
+        self._begun = clock.seconds()
+        if self._deadline is None:
+            self._deadline = clock.callLater(limits.requestTimeout, self._checkDeadline)
+
+    def requestComplete(self) -> None:
+        """The request is whole: the next byte begins the next one."""
+        self._begun = None
+        self._waiting = True
+
+    def upgraded(self) -> None:
+        """The connection is a WebSocket now: no more HTTP requests on it."""
+        self._begun = None
+        self._waiting = False
+
+    def _checkDeadline(self) -> None:
+        self._deadline = None
+        limits, clock = self.factory.limits, self.factory.clock
+        if self._begun is None or limits is None or self.transport is None:
+            return
+        left = self._begun + limits.requestTimeout - clock.seconds()
+        if left > 0:
+            self._deadline = clock.callLater(left, self._checkDeadline)
+            return
+        log.info("web {host}: closing: a request not complete {timeout:g} seconds after it "
+                 "began", host=self.host, timeout=limits.requestTimeout)
+        self._begun = None
+        self.transport.loseConnection()
+        self._abort = clock.callLater(limits.closeTimeout,
+                                      self.transport.abortConnection)  # type: ignore[attr-defined]
+
+    def connectionLost(self, reason: Failure = connectionDone) -> None:
+        for call in (self._deadline, self._abort):
+            if call is not None and call.active():
+                call.cancel()
+        self._deadline = self._abort = None
+        super().connectionLost(reason)
+
+
+class WebSite(Site):
+    """
+    The web port's Site: no traceback is ever shown to a client, and with
+    L{Limits}, each peer holds C{maxConnectionsPerPeer} connections at most
+    (the others are refused with one log line) and each request has its
+    deadline (L{WebConnection}); times run on ``clock``.
+    """
+
+    displayTracebacks = False
+    requestFactory = WebRequest
+
+    def __init__(self, resource: Resource, limits: Limits | None = None,
+                 clock: IReactorTime | None = None) -> None:
+        super().__init__(resource, reactor=clock)
+        self.limits = limits
+        self.clock: IReactorTime = self.reactor
+        self.peers = PeerCounter(limits.maxConnectionsPerPeer if limits is not None else 0)
+        self.faults = FaultLog(self.clock)
+        """Refused connections are logged at a bounded rate per peer."""
+
+    def buildProtocol(self, addr: IAddress | None) -> Any:
+        host = hostOf(addr)
+        if self.limits is None or host is None:
+            return super().buildProtocol(addr)
+        if not self.peers.acquire(host):
+            self.faults.fault(host, "web {peer}: refused: over {cap} connections from this peer",
+                              cap=self.peers.cap)
+            return None
+        channel = super().buildProtocol(addr)
+        if channel is None:
+            self.peers.release(host)
+            return None
+        return WebConnection(self, channel, host)
+
+    def registerProtocol(self, connection: WebConnection) -> None:
+        """A connection is made (its place was taken when it was built)."""
+
+    def unregisterProtocol(self, connection: WebConnection) -> None:
+        """A connection is gone: its peer's place is free."""
+        self.peers.release(connection.host)
+
+
+def makeSite(children: Mapping[bytes, Resource], limits: Limits | None = None,
+             clock: IReactorTime | None = None) -> Site:
+    """
+    A Site for the web port that never shows a traceback to a client and,
+    with ``limits``, keeps every connection to them (times on ``clock``,
+    the reactor by default).
+    """
+    return WebSite(webRoot(children), limits, clock)

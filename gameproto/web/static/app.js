@@ -13,9 +13,10 @@ const MAX_DEPTH = 64;              // nesting of "content" at most
 const GAMES_PAGE = 10;             // games per page of the listing
 const REFRESH_MS = 3000;           // the listing's refresh period
 const DOUBLE_CLICK_MS = 300;       // wait for a double click before sending LEFT
+const ZOOM_MAX = 8;                // the closest view of the board: 8 times its fitted size
+const ZOOM_STEP = 1.5;             // each press of + or -
+const DRAG_PX = 6;                 // a pointer that moves further drags the board: no click
 const DEFAULT_MAX_LENGTH = 64;
-const CONNECT4_NAME = /^[A-Za-z0-9_-]{1,16}$/;
-const MATCHMAKING = {connect4: "Protuissance 4", tarot: "MaîtreTarot"};
 // Tags that could run code or leave the page; animations that could set a link are checked too.
 const BLOCKED_TAGS = new Set(["script", "foreignobject", "iframe", "object", "embed", "a",
                               "handler", "listener", "html", "body", "style", "link", "meta"]);
@@ -25,6 +26,7 @@ const $ = (selector) => document.querySelector(selector);
 
 const state = {
   engines: [],
+  matchmaking: new Map(),  // engine name -> the title of its protocol's matchmaking (/api/matchmaking)
   ws: null,
   connected: false,
   retry: 1000,
@@ -43,6 +45,9 @@ const state = {
   version: 0,           // displays rendered so far
   games: {offset: 0, status: "", total: 0, last: ""},
   replay: null,         // {id, engine, turn, turns, player, seats, seq}
+  rejoin: null,         // {game, player}: the seat to take back once connected again
+  view: {zoom: 1, cx: null, cy: null},  // the board's zoom and centre (display units)
+  dragged: false,       // the pointer last let go ended a drag of the board (no click)
 };
 window.gameproto = {state};
 
@@ -107,6 +112,83 @@ function compilePattern(pattern, whole) {
   return null;
 }
 
+// -- seat tokens ------------------------------------------------------------------
+//
+// "seated" gives each seat's token: kept in localStorage (per game and seat),
+// it takes the seat back after a reload or a dropped connection ("join" with
+// it).  The seat this tab holds is kept in sessionStorage (per tab), so that a
+// reload rejoins it and another tab does not.
+
+const TOKEN_PREFIX = "gameproto.token.";
+const CURRENT_SEAT = "gameproto.seat";
+
+function tokenKey(game, player) {
+  return `${TOKEN_PREFIX}${game}.${player}`;
+}
+
+function savedToken(game, player) {
+  try {
+    return localStorage.getItem(tokenKey(game, player));
+  } catch (e) {
+    return null;
+  }
+}
+
+function saveSeat(game, player, token, name) {
+  try {
+    if (token) localStorage.setItem(tokenKey(game, player), token);
+    sessionStorage.setItem(CURRENT_SEAT, JSON.stringify({game, player, name}));
+  } catch (e) {
+    // private browsing: the seat is not kept over a reload
+  }
+}
+
+function currentSeat() {
+  try {
+    const seat = JSON.parse(sessionStorage.getItem(CURRENT_SEAT) || "null");
+    return seat && Number.isInteger(seat.game) && Number.isInteger(seat.player) ? seat : null;
+  } catch (e) {
+    return null;
+  }
+}
+
+function forgetCurrentSeat() {
+  try {
+    sessionStorage.removeItem(CURRENT_SEAT);
+  } catch (e) {
+    // nothing kept
+  }
+}
+
+function forgetGame(game) {
+  try {
+    for (const key of Object.keys(localStorage)) {
+      if (key.startsWith(`${TOKEN_PREFIX}${game}.`)) localStorage.removeItem(key);
+    }
+  } catch (e) {
+    // nothing kept
+  }
+  const seat = currentSeat();
+  if (seat && seat.game === game) forgetCurrentSeat();
+}
+
+/** Once connected: take back the seat this tab held (a reload, a dropped connection). */
+function rejoin() {
+  const seat = state.rejoin || (state.mode === "lobby" && !state.pending ? currentSeat() : null);
+  state.rejoin = null;
+  if (!seat) return;
+  const token = savedToken(seat.game, seat.player);
+  if (!token) {
+    forgetCurrentSeat();
+    return;
+  }
+  state.pending = {kind: "join", rejoin: seat};
+  state.mode = "lobby";
+  setStatus("waiting", `Taking your seat back in game ${seat.game}…`);
+  const name = typeof seat.name === "string" && seat.name ? seat.name : myName();
+  send({type: "join", game: seat.game, player: seat.player, token, name});
+}
+
 // -- the connection -------------------------------------------------------------
 
 function setConnection(what, text) {
@@ -146,7 +228,18 @@ function connect() {
     state.connected = false;
     state.ws = null;
     state.pending = null;
-    if (["seated", "queued", "watching"].includes(state.mode)) {
+    if (state.mode === "seated" && !state.ended && state.game) {
+      // The seat stays ours: its token takes it back once connected again.
+      state.rejoin = {game: state.game.id, player: state.game.player,
+                  name: (state.game.players || [])[state.game.player - 1]};
+      showError({text: "The connection to the server was lost: your seat will be taken back.",
+                 source: "page"});
+      state.mode = "ended";
+      state.requested = [];
+      setStatus("aborted", "Disconnected from the server: reconnecting…");
+      showGameButtons();
+      renderActions();
+    } else if (["seated", "queued", "watching"].includes(state.mode)) {
       showError({text: "The connection to the server was lost: you are out of the game.",
                  source: "page"});
       state.mode = "ended";
@@ -175,6 +268,7 @@ function send(message) {
 function handle(message) {
   switch (message.type) {
     case "hello":
+      rejoin();
       break;
     case "created":
       note(`Game ${message.game} (${message.engine}) created.`);
@@ -185,6 +279,8 @@ function handle(message) {
       break;
     case "seated":
       state.pending = null;
+      saveSeat(message.game, message.player, message.token,
+               (message.players || [])[message.player - 1]);
       startGame({id: message.game, engine: message.engine, player: message.player,
                  players: message.players || []}, "seated");
       loadGames();
@@ -195,7 +291,7 @@ function handle(message) {
       showGameView();
       clearBoard();
       $("#game-title").textContent = `Play against anyone: ${message.engine}`;
-      setStatus("queued", `Waiting for an opponent (${MATCHMAKING[message.engine] || message.engine} players)…`);
+      setStatus("queued", `Waiting for an opponent (${state.matchmaking.get(message.engine) || message.engine} players)…`);
       showGameButtons();
       break;
     case "watching":
@@ -232,6 +328,7 @@ function startGame(game, mode) {
   state.ended = false;
   state.gameState = null;
   state.display = null;
+  resetView();
   cancelConfirm();
   clearErrors();
   showGameView();
@@ -347,6 +444,11 @@ function ended(message) {
   state.pending = null;
   if (state.mode === "replay") return;
   if (!state.game || (message.game !== undefined && message.game !== state.game.id)) return;
+  if (state.mode === "seated" && /taken back with its token/.test(message.error || "")) {
+    forgetCurrentSeat();  // another tab or device holds the seat now
+  } else if (state.mode === "seated") {
+    forgetGame(state.game.id);  // over: its tokens open nothing any more
+  }
   state.mode = "ended";
   if (Array.isArray(message.scores)) {
     state.gameState = {scores: message.scores, gameover: true};
@@ -363,6 +465,7 @@ function ended(message) {
 function left() {
   const next = state.afterLeft;
   state.afterLeft = null;
+  forgetCurrentSeat();  // left on purpose: no rejoining by itself (the token stays)
   if (state.mode !== "replay") {
     state.mode = "lobby";
     state.game = null;
@@ -394,6 +497,11 @@ function serverErrors(message) {
 function problem(text) {
   const pending = state.pending;
   state.pending = null;
+  if (pending && pending.rejoin) {
+    // The seat cannot be taken back (the game is over, the token refused).
+    forgetGame(pending.rejoin.game);
+    setStatus("aborted", `Your seat in game ${pending.rejoin.game} cannot be taken back.`);
+  }
   if (pending && pending.form) {
     pending.form.querySelector(".form-error").textContent = text;
   }
@@ -508,6 +616,7 @@ function setStatus(what, text) {
 
 function clearBoard() {
   $("#board").replaceChildren();
+  $("#view-tools").hidden = true;
   delete $("#board").dataset.turn;
   $("#scores").replaceChildren();
 }
@@ -638,10 +747,143 @@ function renderBoard(display, engine) {
     board.replaceChildren(element("p", {"class": "no-display",
                                         text: "This engine shows nothing to spectators."}));
   } else {
-    board.replaceChildren(renderDisplay(display, engine));
+    const svg = renderDisplay(display, engine);
+    board.replaceChildren(svg);
+    applyView(svg);
   }
+  $("#view-tools").hidden = empty;
   state.version += 1;
   board.dataset.version = state.version;
+}
+
+// -- pan and zoom -----------------------------------------------------------------
+// The view is the svg's viewBox: a part of the display, of its aspect ratio, so the
+// svg's own transform (getScreenCTM) still maps a pointer to display units.
+
+function resetView() {
+  state.view = {zoom: 1, cx: null, cy: null};
+}
+
+function applyView(svg) {
+  const width = Number(svg.dataset.width);
+  const height = Number(svg.dataset.height);
+  const view = state.view;
+  view.zoom = Math.min(ZOOM_MAX, Math.max(1, Number(view.zoom) || 1));
+  const w = width / view.zoom;
+  const h = height / view.zoom;
+  const cx = view.cx === null ? width / 2 : view.cx;
+  const cy = view.cy === null ? height / 2 : view.cy;
+  view.cx = Math.min(width - w / 2, Math.max(w / 2, cx));
+  view.cy = Math.min(height - h / 2, Math.max(h / 2, cy));
+  svg.setAttribute("viewBox", `${view.cx - w / 2} ${view.cy - h / 2} ${w} ${h}`);
+  svg.classList.toggle("zoomed", view.zoom > 1);
+  const board = $("#board");
+  board.dataset.zoom = view.zoom.toFixed(2);
+  $("#zoom-in").disabled = view.zoom >= ZOOM_MAX;
+  $("#zoom-out").disabled = $("#zoom-fit").disabled = view.zoom <= 1;
+}
+
+// Zoom by ``factor`` about a point of the screen (the board's centre without one).
+function zoomBy(factor, clientX, clientY) {
+  const svg = $("#board svg");
+  if (!svg) return;
+  const box = svg.getBoundingClientRect();
+  if (!box.width || !box.height) return;
+  const fx = clientX === undefined ? 0.5 : Math.min(1, Math.max(0, (clientX - box.left) / box.width));
+  const fy = clientY === undefined ? 0.5 : Math.min(1, Math.max(0, (clientY - box.top) / box.height));
+  const width = Number(svg.dataset.width);
+  const height = Number(svg.dataset.height);
+  const view = state.view;
+  const oldW = width / view.zoom;
+  const oldH = height / view.zoom;
+  const px = view.cx - oldW / 2 + fx * oldW;  // the display point under the pointer stays there
+  const py = view.cy - oldH / 2 + fy * oldH;
+  view.zoom = Math.min(ZOOM_MAX, Math.max(1, view.zoom * factor));
+  const newW = width / view.zoom;
+  const newH = height / view.zoom;
+  view.cx = px - fx * newW + newW / 2;
+  view.cy = py - fy * newH + newH / 2;
+  applyView(svg);
+}
+
+// Move the view by (dx, dy) screen pixels: the board follows the pointer.
+function panBy(dx, dy) {
+  const svg = $("#board svg");
+  if (!svg) return;
+  const box = svg.getBoundingClientRect();
+  if (!box.width || !box.height) return;
+  const view = state.view;
+  view.cx -= dx * Number(svg.dataset.width) / view.zoom / box.width;
+  view.cy -= dy * Number(svg.dataset.height) / view.zoom / box.height;
+  applyView(svg);
+}
+
+function setUpPanZoom(board) {
+  const pointers = new Map();  // pointerId -> {x, y}: the pointers down on the board
+  let start = null;            // where the first pointer went down
+  let moved = false;
+  board.addEventListener("pointerdown", (event) => {
+    if (!event.target.closest("svg") || (event.pointerType === "mouse" && event.button !== 0)) return;
+    pointers.set(event.pointerId, {x: event.clientX, y: event.clientY});
+    state.dragged = false;
+    if (pointers.size === 1) {
+      start = {x: event.clientX, y: event.clientY};
+      moved = false;
+    }
+  });
+  board.addEventListener("pointermove", (event) => {
+    const last = pointers.get(event.pointerId);
+    if (!last) return;
+    const now = {x: event.clientX, y: event.clientY};
+    if (pointers.size >= 2) {
+      const [a, b] = [...pointers.entries()].slice(0, 2);
+      const other = a[0] === event.pointerId ? b[1] : a[1];
+      const before = Math.hypot(last.x - other.x, last.y - other.y);
+      const after = Math.hypot(now.x - other.x, now.y - other.y);
+      if (before > 0 && after > 0) zoomBy(after / before, (now.x + other.x) / 2, (now.y + other.y) / 2);
+      moved = true;
+    } else {
+      if (!moved && start && Math.hypot(now.x - start.x, now.y - start.y) > DRAG_PX) {
+        moved = true;
+        try {
+          board.setPointerCapture(event.pointerId);
+        } catch (e) {
+          // the pointer is gone already
+        }
+      }
+      if (moved) panBy(now.x - last.x, now.y - last.y);
+    }
+    pointers.set(event.pointerId, now);
+    event.preventDefault();
+  });
+  const up = (event) => {
+    if (!pointers.delete(event.pointerId)) return;
+    if (moved) state.dragged = true;
+    if (!pointers.size) start = null;
+  };
+  board.addEventListener("pointerup", up);
+  board.addEventListener("pointercancel", up);
+  board.addEventListener("wheel", (event) => {
+    if (!board.querySelector("svg") || !event.deltaY) return;
+    const pixels = event.deltaMode === 1 ? event.deltaY * 16 : event.deltaMode === 2 ? event.deltaY * 400 : event.deltaY;
+    if (pixels > 0 && state.view.zoom <= 1) return;  // fitted already: the page scrolls
+    event.preventDefault();
+    zoomBy(Math.exp(-Math.max(-200, Math.min(200, pixels)) * 0.002), event.clientX, event.clientY);
+  }, {passive: false});
+  $("#zoom-in").addEventListener("click", () => zoomBy(ZOOM_STEP));
+  $("#zoom-out").addEventListener("click", () => zoomBy(1 / ZOOM_STEP));
+  $("#zoom-fit").addEventListener("click", () => {
+    resetView();
+    const svg = $("#board svg");
+    if (svg) applyView(svg);
+  });
+}
+
+// The click that ends a drag or a pinch is not sent.
+function justDragged() {
+  const dragged = state.dragged;
+  state.dragged = false;
+  return dragged;
 }
 
 // The zones of the CLICK asked, outlined over the display.
@@ -915,9 +1157,10 @@ function renderEngines() {
     fieldset.append(seats);
     const buttons = element("div", {"class": "buttons"},
       element("button", {type: "submit", "class": "create", text: "Create the game"}));
-    if (MATCHMAKING[engine.name]) {
+    const matchmaking = state.matchmaking.get(engine.name);
+    if (matchmaking) {
       buttons.append(element("button", {type: "button", "class": "queue",
-                                        title: `Wait for ${MATCHMAKING[engine.name]} players (the server's own settings)`,
+                                        title: `Wait for ${matchmaking} players (the server's own settings)`,
                                         onclick: () => queue(engine, form),
                                         text: "Play against anyone"}));
     }
@@ -1038,11 +1281,6 @@ function queue(engine, form) {
   const error = form.querySelector(".form-error");
   error.textContent = "";
   const name = myName();
-  if (engine.name === "connect4" && !CONNECT4_NAME.test(name)) {
-    error.textContent = "Against Protuissance 4 players, your name must be 1 to 16 of A-Z a-z 0-9 _ -.";
-    $("#name").focus();
-    return;
-  }
   whenInLobby(() => {
     state.pending = {kind: "queue", form};
     send({type: "queue", engine: engine.name, name});
@@ -1054,6 +1292,8 @@ function join(gameId, player) {
     state.pending = {kind: "join"};
     const message = {type: "join", game: gameId, name: myName()};
     if (player) message.player = player;
+    const token = player ? savedToken(gameId, player) : null;
+    if (token) message.token = token;
     send(message);
   });
 }
@@ -1091,8 +1331,18 @@ function whenInLobby(then) {
 
 async function loadEngines() {
   try {
-    const data = await fetchJSON("/api/engines");
+    const [data, matchmaking] = await Promise.all([
+      fetchJSON("/api/engines"),
+      // Without the matchmakers the page still creates and joins games.
+      fetchJSON("/api/matchmaking").catch(() => ({matchmaking: []})),
+    ]);
     state.engines = data.engines || [];
+    state.matchmaking = new Map();
+    for (const entry of matchmaking.matchmaking || []) {
+      if (entry && typeof entry.engine === "string" && typeof entry.title === "string") {
+        state.matchmaking.set(entry.engine, entry.title);
+      }
+    }
     renderEngines();
   } catch (e) {
     $("#engines").replaceChildren(element("p", {"class": "form-error",
@@ -1149,6 +1399,18 @@ function renderGames(games) {
                                           text: `Join as P${player}`}));
       }
     }
+    if (game.joinable && game.status === "live") {
+      (game.seats || []).forEach((name, i) => {
+        const player = i + 1;
+        const mine = state.mode === "seated" && state.game && state.game.id === game.id &&
+          state.game.player === player;
+        if (mine || (Array.isArray(game.open) && game.open.includes(player)) ||
+            !savedToken(game.id, player)) return;
+        actions.append(element("button", {type: "button", "class": "rejoin", "data-player": player,
+                                          onclick: () => join(game.id, player),
+                                          text: `Rejoin as P${player}`}));
+      });
+    }
     if (game.status === "live") {
       actions.append(element("button", {type: "button", "class": "watch",
                                         onclick: () => watch(game.id), text: "Watch"}));
@@ -1188,6 +1450,7 @@ async function openReplay(gameId, turn = 0, player = null) {
     return;
   }
   state.mode = "replay";
+  resetView();
   state.game = null;
   state.requested = [];
   state.ended = false;
@@ -1223,9 +1486,12 @@ async function showTurn(turn) {
   const params = new URLSearchParams({turn});
   if (replay.player) params.set("player", replay.player);
   setStatus("loading", `Replay of game ${replay.id}: loading turn ${turn}…`);
+  // A seat's view of a live game is its holder's: the seat's token says so.
+  const token = replay.player ? savedToken(replay.id, replay.player) : null;
+  const headers = token ? {authorization: `Bearer ${token}`} : {};
   let answer;
   try {
-    answer = await fetchJSON(`/api/games/${replay.id}/replay?${params}`);
+    answer = await fetchJSON(`/api/games/${replay.id}/replay?${params}`, {headers});
   } catch (e) {
     if (seq === replay.seq && state.replay === replay) {
       setStatus("replay", `Turn ${turn} cannot be shown: ${e.message}`);
@@ -1317,8 +1583,9 @@ function setUp() {
     if (event.button === 1) boardClick("MIDDLE", event);
     else if (event.button === 2) boardClick("RIGHT", event);
   });
+  setUpPanZoom(board);
   board.addEventListener("click", (event) => {
-    if (event.button !== 0 || !event.target.closest("svg")) return;
+    if (event.button !== 0 || !event.target.closest("svg") || justDragged()) return;
     const click = findRequest("CLICK");
     const buttons = click && Array.isArray(click.buttons) ? click.buttons : ["LEFT"];
     if (click && buttons.includes("DOUBLE")) {

@@ -1,0 +1,498 @@
+#!/usr/bin/env python
+"""
+Games per second of gameproto's Carcassonne: the rules engine and its bot
+alone, and the Carcassonne 1.71 server on loopback with bot clients.
+
+    python bench/carcassonne.py                      # ~65 s, prints a table
+    python bench/carcassonne.py --rooms 1,10,40 --seconds 20
+    python bench/carcassonne.py --phases engine --engine-seconds 5
+    python bench/carcassonne.py --json out.json      # the figures as JSON too
+
+Two phases:
+
+engine
+    ``CARCASSONNE.start({"players": P}, {"seed": S})`` (a seeded pile), then
+    ``carcassonneBot(game.view(seat), seat)`` and ``game.act`` until the game
+    is over, game after game, for ``--engine-seconds`` per number of players
+    (2 to 5).  No network, no Twisted: games/s, moves/s, the cost of a move
+    (the bot's choice and the engine's judgement), of ``game.act`` alone
+    (what the server's referee does per move), and of a game.
+net
+    For each ``--rooms N``: a fresh server, run as an operator runs it
+    (``twistd -n --pidfile= --logfile=FILE gameproto --db FILE --ports
+    carcassonne=tcp:PORT:interface=127.0.0.1,<every other port off>
+    --carcassonne-bots-after 600``, the referee on, pinned to one core), and
+    N rooms of ``--players`` ``CarcassonneClientProtocol`` clients in this
+    process (pinned to the other core) with the library's default hooks:
+    the rules engine's bot chooses each move, every move is checked before
+    MOVEACK.  Each room plays game after game (its clients hang up at
+    FINISH; new ones form the next room).  After ``--warmup`` seconds,
+    ``--seconds`` are measured: complete games/s, moves/s, messages per move
+    (both directions), the server's CPU per move and per message, and the
+    move round trip (a client writing MOVE to reading its MOVEACK: the
+    referee's judgement, the relay and every other client's answer).  Then
+    the clients are closed, the server stopped, its records and log checked
+    (tracebacks counted).
+
+    The clients run the bot on every move, which costs far more than the
+    server's work: with many rooms this process is the limit, and "server
+    CPU per move" gives the server's capacity whichever side is the limit.
+
+Every child process runs under ``timeout`` in its own process group and is
+killed on exit, error or Ctrl-C; the whole run aborts after ``--max-seconds``.
+The process helpers are the benchmarks' own (``bench/harness.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import array
+import gc
+import os
+import platform
+import sqlite3
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import harness
+from harness import (
+    REPO,
+    Child,
+    addTable,
+    connect,
+    cpuModel,
+    cpuSeconds,
+    fmt,
+    freePort,
+    machineBusy,
+    now,
+    percentiles,
+    printProfile,
+    reportHeader,
+    rssKiB,
+    runBench,
+    selfCpu,
+    serverCode,
+    serverEnv,
+    sleep,
+    twistdCommand,
+    waitFor,
+    waitListening,
+)
+
+# The clients are the library's own: with --server-tree, from that tree too.
+harness.gameprotoFirst(sys.argv)
+
+from twisted.internet import reactor  # noqa: E402  (default reactor: epoll)
+from twisted.internet.defer import Deferred, DeferredLock  # noqa: E402
+
+from gameproto.carcassonne import wire  # noqa: E402
+from gameproto.carcassonne.protocol import CarcassonneClientProtocol  # noqa: E402
+from gameproto.engine.contract import Errors  # noqa: E402
+from gameproto.games.carcassonne import CARCASSONNE, carcassonneBot  # noqa: E402
+
+
+# -- engine ------------------------------------------------------------------------
+
+
+def enginePhase(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Whole games of the rules engine and its bot, for 2 to 5 players."""
+    results = []
+    seed = args.seed
+    for players in range(2, 6):
+        games = moves = 0
+        acting = 0.0
+        points: list[int] = []
+        cpu0 = time.process_time()
+        started = now()
+        deadline = started + args.engine_seconds
+        while now() < deadline or games == 0:
+            game = CARCASSONNE.start({"players": players}, {"seed": seed})
+            seed += 1
+            if isinstance(game, Errors):
+                raise RuntimeError(f"CARCASSONNE.start: {game.asJSON()}")
+            instructions = game.instructions()
+            while not instructions.game_state.gameover:
+                seat = instructions.requested_actions[0].player
+                action = carcassonneBot(game.view(seat), seat)
+                before = now()
+                outcome = game.act(seat, action)
+                acting += now() - before
+                if isinstance(outcome, Errors):
+                    raise RuntimeError(f"the engine refused its bot's {action}: "
+                                       f"{outcome.asJSON()}")
+                instructions = outcome
+                moves += 1
+            games += 1
+            points.extend(game.scores)
+        elapsed = now() - started
+        cpu = time.process_time() - cpu0
+        results.append({
+            "players": players, "seconds": elapsed, "games": games, "moves": moves,
+            "games_per_s": games / elapsed, "moves_per_s": moves / elapsed,
+            "ms_per_game": 1000 * cpu / games, "us_per_move": 1e6 * cpu / moves,
+            "us_per_act": 1e6 * acting / moves,
+            "moves_per_game": moves / games,
+            "mean_final_score": sum(points) / len(points),
+        })
+    return results
+
+
+# -- net ------------------------------------------------------------------------------
+
+
+class Run:
+    """What the clients of one networked run count."""
+
+    def __init__(self) -> None:
+        self.measuring = False
+        self.stopping = False
+        self.moves = 0
+        self.games = 0
+        self.started = 0
+        self.messagesIn = self.messagesOut = self.bytesIn = self.bytesOut = 0
+        self.rtt: array.array[float] = array.array("d")
+        self.refusals = 0
+        self.unexpectedCloses = 0
+        self.connectFailures = 0
+        self.stopped = 0
+
+
+class BenchClient(CarcassonneClientProtocol):
+    """The library's client with its default hooks, counting what it sees."""
+
+    def __init__(self, run: Run, players: int) -> None:
+        super().__init__(players)
+        self.run = run
+        self.joined: Deferred[None] = Deferred()
+        self.startedGame: Deferred[None] = Deferred()
+        self.done: Deferred[None] = Deferred()
+        self.closed = False
+        self._sentAt = 0.0
+
+    def connectFailed(self, reason: Any) -> None:
+        self.run.connectFailures += 1
+        self.closed = True
+        for d in (self.joined, self.startedGame, self.done):
+            if not d.called:
+                d.callback(None)
+
+    def dataReceived(self, data: bytes) -> None:
+        if self.run.measuring:
+            self.run.bytesIn += len(data)
+            self.run.messagesIn += data.count(b"\n")
+        super().dataReceived(data)
+
+    def sendMessage(self, message: wire.Message) -> None:
+        if self.run.measuring:
+            self.run.messagesOut += 1
+            self.run.bytesOut += len(wire.format(message))
+        if isinstance(message, wire.Move):
+            self._sentAt = now()
+        super().sendMessage(message)
+
+    def alone(self) -> None:
+        if not self.joined.called:
+            self.joined.callback(None)
+
+    def playerJoined(self, number: int) -> None:
+        if not self.joined.called:
+            self.joined.callback(None)
+
+    def gameStarted(self) -> None:
+        self.run.started += 1
+        if not self.startedGame.called:
+            self.startedGame.callback(None)
+
+    def moveAccepted(self, board: dict[tuple[int, int], tuple[str, str]]) -> None:
+        if self.run.measuring:
+            self.run.moves += 1
+            self.run.rtt.append(now() - self._sentAt)
+
+    def moveRefused(self, move: wire.Move) -> None:
+        self.run.refusals += 1
+
+    def gameFinished(self, number: int) -> None:
+        if self.run.measuring and number == 0 and self.opponents and min(self.opponents) > 1:
+            self.run.games += 1  # once per game: by the lowest number, player 1
+
+    def connectionLost(self, reason: Any = None) -> None:
+        super().connectionLost(reason)
+        self.closed = True
+        if not self.finished and not self.run.stopping:
+            self.run.unexpectedCloses += 1
+        for d in (self.joined, self.startedGame, self.done):
+            if not d.called:
+                d.callback(None)
+
+
+async def lane(run: Run, port: int, players: int, lock: DeferredLock,
+               clients: list[BenchClient]) -> None:
+    """One room after another: ``players`` clients join it together, play, hang up."""
+    while not run.stopping:
+        await lock.acquire()
+        try:
+            group = []
+            for _ in range(players):
+                client = BenchClient(run, players)
+                clients.append(client)
+                group.append(client)
+                connect(port, client)
+                await client.joined
+            for client in group:
+                await client.startedGame
+        finally:
+            lock.release()
+        for client in group:
+            await client.done
+        if run.connectFailures or run.unexpectedCloses:
+            return
+
+
+def startServer(args: argparse.Namespace, work: Path, name: str,
+                profile: str | None) -> tuple[Child, int, Path]:
+    """twistd gameproto with the Carcassonne port alone, on a free port."""
+    port = freePort()
+    logfile = work / f"{name}.log"
+    argv = twistdCommand() + ["-n", "--pidfile=", f"--logfile={logfile}"]
+    if profile:
+        argv += [f"--profile={profile}", "--profiler=cprofile", "--savestats"]
+    argv += ["gameproto",
+                              "--db", str(work / f"{name}.sqlite"),
+                              "--ports", harness.onlyPorts(
+                                  "carcassonne", f"tcp:{port}:interface=127.0.0.1"),
+                              "--carcassonne-bots-after", "600",
+                              *harness.loadLimits(args.server_tree)]
+    child = Child(name, argv, args.max_seconds, work / f"{name}.out", args.server_cpu,
+                  serverEnv(args.server_tree), cwd=args.server_tree)
+    return child, port, logfile
+
+
+def readLog(logfile: Path) -> dict[str, Any]:
+    lines = tracebacks = 0
+    for path in sorted(logfile.parent.glob(logfile.name + "*")):
+        with open(path, "rb") as f:
+            for line in f:
+                lines += 1
+                if b"Traceback (most recent call last)" in line:
+                    tracebacks += 1
+    return {"log_lines": lines, "log_tracebacks": tracebacks}
+
+
+def readRecords(path: Path) -> dict[str, Any]:
+    """The games the server recorded (the store's schema is read loosely)."""
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            (count,) = db.execute("SELECT COUNT(*) FROM games").fetchone()
+        finally:
+            db.close()
+    except sqlite3.Error as e:
+        return {"records": f"unreadable: {e}"}
+    return {"records": count}
+
+
+async def netRun(args: argparse.Namespace, work: Path, rooms: int,
+                 profile: str | None) -> dict[str, Any]:
+    name = f"carcassonne-{rooms}"
+    child, port, logfile = startServer(args, work, name, profile)
+    run = Run()
+    clients: list[BenchClient] = []
+    lock = DeferredLock()
+    lanes: list[Deferred[None]] = []
+    result: dict[str, Any] = {"rooms": rooms, "players": args.players,
+                              "connections": rooms * args.players,
+                              "profiled": bool(profile)}
+    try:
+        await waitListening(child, port)
+        pid = child.pid
+        await sleep(0.5)
+        started = now()
+        lanes = [Deferred.fromCoroutine(lane(run, port, args.players, lock, clients))
+                 for _ in range(rooms)]
+        if not await waitFor(lambda: run.started >= rooms * args.players
+                             or bool(run.connectFailures or run.unexpectedCloses), 60.0):
+            raise RuntimeError(f"ramp-up stuck: {run.started} clients started")
+        if run.connectFailures or run.unexpectedCloses:
+            raise RuntimeError(f"ramp-up: {run.connectFailures} connections failed, "
+                               f"{run.unexpectedCloses} closed")
+        result["ramp_s"] = now() - started
+        await sleep(args.warmup)
+        rssBefore = rssKiB(pid)
+        serverCpu0, benchCpu0, machine0 = cpuSeconds(pid), selfCpu(), machineBusy()
+        windowStart = now()
+        run.measuring = True
+        await sleep(args.seconds)
+        run.measuring = False
+        elapsed = now() - windowStart
+        serverCpu = cpuSeconds(pid) - serverCpu0
+        benchCpu = selfCpu() - benchCpu0
+        othersCpu = max(0.0, machineBusy() - machine0 - serverCpu - benchCpu)
+        rssAfter = rssKiB(pid)
+        moves, messages = run.moves, run.messagesIn + run.messagesOut
+        result.update(
+            elapsed_s=elapsed, games=run.games, moves=moves,
+            games_per_s=run.games / elapsed, moves_per_s=moves / elapsed,
+            messages_in=run.messagesIn, messages_out=run.messagesOut,
+            messages_per_move=messages / moves if moves else None,
+            bytes_per_move=(run.bytesIn + run.bytesOut) / moves if moves else None,
+            server_cpu_pct=100 * serverCpu / elapsed, bench_cpu_pct=100 * benchCpu / elapsed,
+            others_cpu_pct=100 * othersCpu / elapsed,
+            server_cpu_us_per_move=1e6 * serverCpu / moves if moves else None,
+            server_cpu_us_per_message=1e6 * serverCpu / messages if messages else None,
+            bench_cpu_us_per_move=1e6 * benchCpu / moves if moves else None,
+            server_rss_window_start_kib=rssBefore, server_rss_window_end_kib=rssAfter,
+            rtt_ms={"n": len(run.rtt), **percentiles(run.rtt)},
+        )
+    finally:
+        run.stopping = True
+        for client in clients:
+            if not client.closed and client.transport is not None:
+                client.transport.abortConnection()  # type: ignore[attr-defined]
+        if reactor.running:  # type: ignore[attr-defined]
+            await sleep(0.5)
+        child.stop(grace=60 if profile else 10)
+    result["refusals"] = run.refusals
+    result["unexpected_closes"] = run.unexpectedCloses
+    result["connect_failures"] = run.connectFailures
+    result.update(readRecords(work / f"{name}.sqlite"))
+    result.update(readLog(logfile))
+    return result
+
+
+# -- report ----------------------------------------------------------------------------
+
+
+def report(results: dict[str, Any]) -> str:
+    lines = reportHeader("Carcassonne benchmark", results)
+    for r in results.get("engine", []):
+        addTable(lines, f"engine and bot alone, {r['players']} players "
+                        f"({fmt(r['seconds'])} s, {r['games']} games)", [
+            ("games/s", fmt(r["games_per_s"], 2)),
+            ("moves/s", fmt(r["moves_per_s"])),
+            ("CPU per move (bot + engine)", f"{fmt(r['us_per_move'])} µs"),
+            ("of which game.act (the referee's part)", f"{fmt(r['us_per_act'])} µs"),
+            ("CPU per game", f"{fmt(r['ms_per_game'])} ms"),
+            ("moves per game", fmt(r["moves_per_game"])),
+            ("mean final score", fmt(r["mean_final_score"])),
+        ])
+    for r in results.get("net", []):
+        rtt = r["rtt_ms"]
+        addTable(lines, f"network: {r['rooms']} rooms of {r['players']} bot clients "
+                        f"({fmt(r['elapsed_s'])} s window"
+                        f"{', server profiled' if r['profiled'] else ''})", [
+            ("games/s", fmt(r["games_per_s"], 2)),
+            ("moves/s", fmt(r["moves_per_s"])),
+            ("messages per move (both ways)", fmt(r["messages_per_move"], 2)),
+            ("bytes per move (both ways)", fmt(r["bytes_per_move"])),
+            ("server CPU per move", f"{fmt(r['server_cpu_us_per_move'])} µs"),
+            ("server CPU per message", f"{fmt(r['server_cpu_us_per_message'])} µs"),
+            ("bench CPU per move", f"{fmt(r['bench_cpu_us_per_move'])} µs"),
+            ("CPU: server / bench / others",
+             f"{fmt(r['server_cpu_pct'])}% / {fmt(r['bench_cpu_pct'])}% / "
+             f"{fmt(r['others_cpu_pct'])}%"),
+            ("MOVE to MOVEACK p50 / p99 / max",
+             f"{fmt(rtt['p50_ms'], 2)} / {fmt(rtt['p99_ms'], 2)} / "
+             f"{fmt(rtt['max_ms'], 2)} ms (n={rtt['n']})"),
+            ("server RSS (window start, end)",
+             f"{fmt(r['server_rss_window_start_kib'] / 1024)} MiB, "
+             f"{fmt(r['server_rss_window_end_kib'] / 1024)} MiB"),
+            ("records / log lines / tracebacks",
+             f"{r['records']} / {r['log_lines']} / {r['log_tracebacks']}"),
+            ("refused moves / unexpected closes / connect failures",
+             f"{r['refusals']} / {r['unexpected_closes']} / {r['connect_failures']}"),
+        ])
+    return "\n".join(lines)
+
+
+# -- main ------------------------------------------------------------------------------
+
+
+def parseArgs(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0].strip(),
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser.add_argument("--phases", default="engine,net",
+                        help="which phases, comma-separated: engine, net")
+    parser.add_argument("--engine-seconds", type=float, default=4.0,
+                        help="how long the engine phase runs for each number of players")
+    parser.add_argument("--rooms", default="1,20",
+                        help="rooms at once, comma-separated: one networked run for each")
+    parser.add_argument("--players", type=int, default=2,
+                        help="clients per room in the networked runs, 2 to 5")
+    parser.add_argument("--seconds", type=float, default=15.0, help="measured window per run")
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring")
+    parser.add_argument("--profile", default=None, metavar="FILE",
+                        help="run the last networked run's server under cProfile (twistd"
+                             " --profile) and print its hot spots; its figures are then not"
+                             " representative")
+    parser.add_argument("--profile-top", type=int, default=30)
+    parser.add_argument("--no-pin", action="store_true",
+                        help="do not pin the bench to core 0 and the server to core 1")
+    parser.add_argument("--server-tree", type=Path, default=REPO, metavar="DIR",
+                        help="run the server, and import the client library, from this source"
+                             " tree (give it as '--server-tree DIR')")
+    parser.add_argument("--seed", type=int, default=1, help="the engine phase's first seed")
+    parser.add_argument("--json", default=None, metavar="FILE",
+                        help="also write the figures as JSON ('-': stdout, instead of the table)")
+    parser.add_argument("--max-seconds", type=float, default=None,
+                        help="abort the whole run after this long (default: from the options)")
+    parser.add_argument("--keep-work", action="store_true", help="keep the temporary directory")
+    args = parser.parse_args(argv)
+    args.phases = [p.strip() for p in args.phases.split(",") if p.strip()]
+    unknown = set(args.phases) - {"engine", "net"}
+    if unknown:
+        parser.error(f"unknown phases: {', '.join(sorted(unknown))}")
+    try:
+        args.rooms = [int(t) for t in args.rooms.split(",") if t.strip()]
+    except ValueError:
+        parser.error("--rooms: comma-separated numbers")
+    if any(t < 1 for t in args.rooms):
+        parser.error("--rooms: at least 1")
+    if not 2 <= args.players <= 5:
+        parser.error("--players: 2 to 5")
+    args.server_tree = args.server_tree.resolve()
+    if not (args.server_tree / "gameproto" / "carcassonne").exists():
+        parser.error(f"--server-tree: no gameproto/carcassonne in {args.server_tree}")
+    if args.max_seconds is None:
+        runs = len(args.rooms) if "net" in args.phases else 0
+        args.max_seconds = 60 + 4 * args.engine_seconds + runs * (60 + args.warmup + args.seconds)
+    return args
+
+
+async def runAll(args: argparse.Namespace, work: Path) -> dict[str, Any]:
+    import twisted
+
+    results: dict[str, Any] = {
+        **harness.runInfo(args),
+    }
+    if "engine" in args.phases:
+        print(f"[{time.strftime('%H:%M:%S')}] phase engine...", file=sys.stderr, flush=True)
+        gc.collect()
+        results["engine"] = enginePhase(args)
+    if "net" in args.phases:
+        results["net"] = []
+        for index, rooms in enumerate(args.rooms):
+            print(f"[{time.strftime('%H:%M:%S')}] network, {rooms} rooms...",
+                  file=sys.stderr, flush=True)
+            last = index == len(args.rooms) - 1
+            results["net"].append(await netRun(args, work, rooms, args.profile if last else None))
+            await sleep(1.0)
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parseArgs(argv)
+    result = runBench(args, args.players * max(args.rooms, default=0) * 2 + 100,
+                      "carcassonne-bench-", runAll, report)
+    if isinstance(result, int):
+        return result
+    if args.profile and result.get("net"):
+        printProfile(args.profile, args.profile_top)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,165 @@
+"""
+The only place gameproto touches library internals it cannot yet avoid.
+
+Each function says which private name it relies on.  The versions it was
+written for are pinned in C{setup.cfg}; C{gameproto.test.test_compat}
+fails as soon as an installed version no longer behaves as assumed; and
+C{docs/upstream.md} holds what we offer upstream so that each of them can
+go away:
+
+  - Automat: a constant-time transition index (L{indexTransitions}) and the
+    name of a typed machine's current state (L{currentStateName});
+  - Twisted's WebSocket: the size of a message still being assembled
+    (L{pendingMessageBytes}) and a look at every chunk of bytes an upgraded
+    HTTP channel receives (L{afterChannelData}), to refuse an over-long
+    message before it is complete and to give it the bytes that came with
+    the upgrade request, and whether a channel was upgraded
+    (L{upgradedToWebSocket});
+  - Twisted's transports: the bytes a connection has still to send
+    (L{pendingWriteBytes}), for the metrics.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, TypeVar
+
+from automat import NoTransition
+from wsproto.utilities import LocalProtocolError
+
+__all__ = ["afterChannelData", "currentStateName", "indexTransitions", "pendingMessageBytes",
+           "upgradedToWebSocket"]
+
+MachineT = TypeVar("MachineT")
+
+
+# -- Automat -------------------------------------------------------------------
+
+
+def indexTransitions(machine: MachineT) -> MachineT:
+    """
+    Make a built Automat C{TypeMachine} find its transitions in a dict.
+
+    Automat's C{Automaton.outputForInput} scans every transition and
+    compares states field by field; the index gives the same answers (the
+    new state, the outputs, C{NoTransition} for a missing one) in constant
+    time.  Relies on C{TypeMachine.__automat_automaton__}, on the automaton
+    calling its C{outputForInput} through the instance, and on its private
+    C{_unhandledTransition} (a machine with one is left as it is).
+    """
+    automaton: Any = getattr(machine, "__automat_automaton__", None)
+    transitions = getattr(automaton, "allTransitions", None)
+    if transitions is None or getattr(automaton, "_unhandledTransition", None) is not None:
+        return machine
+    table = {
+        (old, symbol): (new, tuple(outputs)) for old, symbol, new, outputs in transitions()
+    }
+
+    def outputForInput(inState: object, inputSymbol: str) -> tuple[object, list[object]]:
+        try:
+            new, outputs = table[(inState, inputSymbol)]
+        except KeyError:
+            raise NoTransition(state=inState, symbol=inputSymbol) from None
+        return new, list(outputs)
+
+    automaton.outputForInput = outputForInput
+    return machine
+
+
+def currentStateName(machine: object) -> str:
+    """
+    The name of the state a typed Automat machine instance is in (for logs
+    and tests).  Relies on C{__automat_transitioner__._state}.
+    """
+    state = machine.__automat_transitioner__._state  # type: ignore[attr-defined]
+    name: str = state.name
+    return name
+
+
+# -- Twisted's WebSocket -------------------------------------------------------
+
+
+def pendingMessageBytes(ws: object) -> int:
+    """
+    Bytes of a message Twisted's WebSocket implementation is still
+    assembling (its private C{_bytesBuffer} and C{_textBuffer}, whose
+    C{data} grows with each fragment until the message is delivered).
+    Text is counted in characters, which is never more than its bytes.
+    """
+    pending = 0
+    for name in ("_bytesBuffer", "_textBuffer"):
+        data = getattr(getattr(ws, name, None), "data", None)
+        if data is not None:
+            pending += len(data)
+    return pending
+
+
+def afterChannelData(channel: object, check: Callable[[], None],
+                     closing: Callable[[], bool] = lambda: False) -> bool:
+    """
+    Call ``check()`` after every chunk of bytes an upgraded HTTP channel
+    delivers to its WebSocket (so a message can be refused while it is
+    still being received).  Relies on the private
+    C{HTTPChannel._protocolUpgradeForWebsockets} replacing the channel's
+    C{dataReceived} with the WebSocket's, which is done before the
+    WebSocket protocol's C{negotiationStarted}: call this from there.
+    Returns False (and does nothing) when the channel has no such hook.
+
+    The bytes that came in the same chunk as the upgrade request go to the
+    WebSocket too: Twisted's channel would otherwise pass them to its
+    private C{rawDataReceived}, which keeps them in C{_dataBuffer} for a
+    next request that never comes and, past 16 KiB, pauses the transport
+    for good (the connection is then never read, nor closed, again).
+
+    Once ``closing()`` says the server has begun to close the WebSocket,
+    wsproto's C{LocalProtocolError} is no fault: Twisted answers a frame
+    that came in the same chunk after the close (a ping, a protocol error)
+    although wsproto, in its LOCAL_CLOSING state, refuses to send anything
+    more; the rest of the chunk is then dropped instead of a traceback.
+    """
+    upstream: Callable[[bytes], None] | None = getattr(channel, "dataReceived", None)
+    if upstream is None:
+        return False
+
+    def dataReceived(data: bytes) -> None:
+        try:
+            upstream(data)
+        except LocalProtocolError:
+            if not closing():
+                raise
+            return
+        check()
+
+    channel.dataReceived = dataReceived  # type: ignore[attr-defined]
+    channel.rawDataReceived = dataReceived  # type: ignore[attr-defined]
+    return True
+
+
+def upgradedToWebSocket(channel: object) -> bool:
+    """
+    Whether Twisted's HTTP channel was handed to a WebSocket: its private
+    C{_protocolUpgradeForWebsockets} puts the WebSocket's C{dataReceived}
+    on the channel instance.
+    """
+    return "dataReceived" in getattr(channel, "__dict__", {})
+
+
+# -- Twisted's transports ------------------------------------------------------
+
+
+def pendingWriteBytes(transport: object) -> int:
+    """
+    Bytes written to ``transport`` and not yet taken by the network: a
+    C{FileDescriptor}'s C{dataBuffer} past its C{offset} plus its private
+    C{_tempDataLen}; through a WebSocket (C{_ws}) or a wrapping protocol
+    (C{transport}) down to the descriptor.  0 for anything else.
+    """
+    for _ in range(5):
+        if transport is None:
+            return 0
+        temp = getattr(transport, "_tempDataLen", None)
+        if isinstance(temp, int):
+            data = getattr(transport, "dataBuffer", b"")
+            offset = getattr(transport, "offset", 0)
+            return max(len(data) - offset, 0) + temp
+        transport = getattr(transport, "_ws", None) or getattr(transport, "transport", None)
+    return 0

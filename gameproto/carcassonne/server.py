@@ -1,0 +1,781 @@
+"""
+Carcassonne 1.71 on the shared engine layer.
+
+Connections meet in rooms of up to five (L{CarcassonneRoom}, a
+L{gameproto.engine.room.Room}); once every member of a room is ready, its
+table starts and a L{CarcassonneGame} keeps the document's turn over it:
+the TOKEN, the MOVE relayed to the others with the mover's number, their
+MOVEACKs, then MOVEACK to the mover and the next TOKEN.  The table's engine
+judges every move: the rules engine (the referee, refusing a move that
+breaks the rules with MOVENACK) or the relay engine (a pure relay), and the
+record keeps every move, so the game replays like any other.
+
+Players of other protocols join through the L{CarcassonneMatchmaker};
+bots (when the table's engine has one) fill a waiting room after a while,
+and take the seat of a player who leaves.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from typing import TYPE_CHECKING, Mapping
+
+import attrs
+from twisted.internet.defer import Deferred
+from twisted.internet.interfaces import IReactorTime
+from twisted.logger import Logger
+
+from gameproto.carcassonne import wire
+from gameproto.carcassonne.machine import ConnectionInputs, ConnectionMachine
+from gameproto.carcassonne.protocol import CarcassonneServerProtocol
+from gameproto.engine.clock import Deadline, positiveSeconds, seconds
+from gameproto.engine.contract import JSON, Bot, EngineFactory, Errors, Instructions, Seat
+from gameproto.engine.hub import Guest, Hub
+from gameproto.engine.record import RecordStore
+from gameproto.engine.relay import RelayEngine, RelayGame
+from gameproto.engine.room import Room, RoomMatchmaker
+from gameproto.engine.service import GameServer
+from gameproto.engine.table import SeatHolder, Table
+from gameproto.net import GameServerFactory
+
+if TYPE_CHECKING:
+    from gameproto.carcassonne.protocol import CarcassonneServerProtocol as _Protocol
+
+log = Logger(namespace="gameproto.carcassonne")
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 5
+TILES = 72
+"""Tiles in the game, the start tile among them."""
+MOVES = TILES - 1
+"""Moves in a whole game: the start tile is on the board before the first."""
+START_TILE = ("tile-d", 72, 72, "N")
+"""The start tile every client places before the first move: name, x, y, orientation."""
+SERVER = 0
+"""The number in a FINISH the server sends itself."""
+
+RELAY = RelayEngine("carcassonne-relay", maxPlayers=MAX_PLAYERS)
+"""
+The table's engine when the referee is off (or no rules engine is
+installed), its games recorded under its own name: the server registers it
+in the hub's registry, so they replay by their record like any other.
+"""
+
+
+@attrs.frozen
+class CarcassonneSettings:
+    """The server's knobs; times in seconds."""
+
+    timeout: float = attrs.field(default=60.0, validator=positiveSeconds)
+    """Time for each move (from the TOKEN), and for HELLO after connecting."""
+    ackTimeout: float = attrs.field(default=10.0, validator=positiveSeconds)
+    """Time each other player has to answer a MOVE with MOVEACK or MOVENACK."""
+    referee: bool = True
+    """Whether the rules engine judges every move (MOVENACK for a bad one)."""
+    botsAfter: float = attrs.field(default=30.0, validator=seconds)
+    """How long a lone ready player waits before a bot joins it (bots: a rules engine's)."""
+    botDelay: float = attrs.field(default=0.5, validator=seconds)
+    """How long a bot waits before each of its moves."""
+
+
+def moveAction(message: wire.Move) -> dict[str, JSON]:
+    """A MOVE as the rules engine reads it."""
+    return {"tile": message.tile, "x": message.x, "y": message.y,
+            "orientation": message.orientation, "zone": message.pawn}
+
+
+def wireMove(number: int, move: JSON, token: int) -> wire.Move | None:
+    """A move the table accepted as the MOVE relayed (None: no Carcassonne move)."""
+    if not isinstance(move, dict):
+        return None
+    tile, x, y = move.get("tile"), move.get("x"), move.get("y")
+    orientation, zone = move.get("orientation"), move.get("zone")
+    if (tile not in wire.TILES or orientation not in wire.ORIENTATIONS
+            or not (zone is None or zone in wire.ZONES)
+            or not isinstance(x, int) or not isinstance(y, int)
+            or isinstance(x, bool) or isinstance(y, bool)
+            or not 0 <= x <= wire.INT_MAX or not 0 <= y <= wire.INT_MAX):
+        return None
+    return wire.Move(number, str(tile), x, y, str(orientation),
+                     None if zone is None else str(zone), token)
+
+
+# -- seat holders ------------------------------------------------------------------
+
+
+class CarcassonnePlayer:
+    """
+    One connection's player: the core of its L{ConnectionMachine} and, once
+    its room plays, the L{SeatHolder} of its seat.
+    """
+
+    def __init__(self, server: CarcassonneServer, protocol: _Protocol) -> None:
+        self.server = server
+        self.protocol = protocol
+        self.number = 0
+        self.room: CarcassonneRoom | None = None
+        self._timer = Deadline(server.clock)
+        self.machine: ConnectionInputs = ConnectionMachine(self)
+        self._timer.start(server.settings.timeout, self.machine.timedOut)
+
+    # -- SeatHolder: the game keeps the time -------------------------------------
+
+    @property
+    def name(self) -> str:
+        return f"player{self.number}"
+
+    def turnTimeout(self, table: Table, seat: Seat) -> float | None:
+        return None
+
+    def update(self, table: Table, seat: Seat, instructions: Instructions) -> None:
+        """The room's L{CarcassonneGame} says what this player hears."""
+
+    def timedOut(self, table: Table, seat: Seat) -> None:
+        pass
+
+    # -- ConnectionCore ------------------------------------------------------------
+
+    def send(self, message: wire.Message) -> None:
+        self.protocol.sendMessage(message)
+
+    def enterRoom(self) -> int:
+        self._timer.cancel()
+        self.room = self.server.waitingRoom()
+        self.number = self.room.takePlace(self) + 1
+        self.protocol.joined(self.number)
+        return self.number
+
+    def greet(self, number: int) -> None:
+        assert self.room is not None
+        self.room.greet(self)
+
+    def relayHelloAck(self, number: int) -> None:
+        if self.room is not None:
+            self.room.helloAck(self)
+
+    def markReady(self, number: int) -> None:
+        if self.room is not None:
+            self.room.markReady(self)
+
+    def _game(self) -> tuple[CarcassonneGame, Seat] | None:
+        game = self.room.game if self.room is not None else None
+        if game is None:
+            return None
+        seat = game.seatOf(self)
+        return None if seat is None else (game, seat)
+
+    def play(self, number: int, message: wire.Move) -> None:
+        found = self._game()
+        if found is None:
+            self.sendNoop()
+        else:
+            found[0].play(found[1], message)
+
+    def acknowledge(self, number: int) -> None:
+        found = self._game()
+        if found is not None:
+            found[0].acknowledge(found[1])
+
+    def refuse(self, number: int) -> None:
+        found = self._game()
+        if found is None:
+            self.sendNoop()
+        else:
+            found[0].refuse(found[1])
+
+    def finish(self, number: int) -> None:
+        found = self._game()
+        if found is not None:
+            found[0].finish(found[1])
+
+    def leave(self, number: int) -> None:
+        self._timer.cancel()
+        room, self.room = self.room, None
+        if room is not None:
+            room.leave(self)
+
+    def tooSlow(self, number: int) -> None:
+        self.leave(number)
+        self.hangUp("too slow")
+
+    def sendNoop(self) -> None:
+        self.send(wire.Noop())
+
+    def hangUp(self, reason: str) -> None:
+        self._timer.cancel()
+        self.protocol.dropConnection(reason)
+
+    def gameOver(self) -> None:
+        """The game ended: the client has ``timeout`` seconds to say CLOSE."""
+        self.machine.ended()
+        self._timer.start(self.server.settings.timeout, self.machine.timedOut)
+
+
+class CarcassonneBot:
+    """A bot's seat: the game plays the engine's bot for it; it accepts every move."""
+
+    person = False
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+
+    @property
+    def name(self) -> str:
+        return f"bot{self.number}"
+
+    def turnTimeout(self, table: Table, seat: Seat) -> float | None:
+        return None
+
+    def update(self, table: Table, seat: Seat, instructions: Instructions) -> None:
+        pass
+
+    def timedOut(self, table: Table, seat: Seat) -> None:
+        pass
+
+
+class CarcassonneGuestSeat:
+    """
+    A L{Guest} of another protocol in a Carcassonne seat: it hears what its
+    seat may see, except the request to move until the game gives it the
+    turn; it has the server's time for each move and accepts every move.
+    """
+
+    def __init__(self, server: CarcassonneServer, guest: Guest) -> None:
+        self.server = server
+        self.guest = guest
+        self.number = 0
+
+    @property
+    def name(self) -> str:
+        return self.guest.name
+
+    def turnTimeout(self, table: Table, seat: Seat) -> float | None:
+        return None
+
+    def timedOut(self, table: Table, seat: Seat) -> None:
+        pass
+
+    def update(self, table: Table, seat: Seat, instructions: Instructions) -> None:
+        if table.holders[seat] is not self:
+            return
+        game = self.server.gameOf(table)
+        if instructions.asks(seat) and (game is None or not game.turnOf(seat)):
+            return  # told when the game gives it the turn
+        self.guest.update(table, seat, instructions)
+
+    def aborted(self, table: Table, seat: Seat, reason: str) -> None:
+        if table.holders[seat] is self:
+            self.guest.aborted(table, seat, reason)
+
+
+Member = CarcassonnePlayer | CarcassonneBot | CarcassonneGuestSeat
+
+
+def numberOf(holder: object) -> int:
+    number = getattr(holder, "number", 0)
+    return number if isinstance(number, int) else 0
+
+
+# -- rooms -------------------------------------------------------------------------
+
+
+class CarcassonneRoom(Room):
+    """
+    One Carcassonne game to be: up to five places, numbered 1 to 5 in order
+    of arrival; HELLO and HELLOACK go round its members, and its table
+    starts once every member (at least two) is ready.
+    """
+
+    def __init__(self, server: CarcassonneServer) -> None:
+        factory, params, playersParam = server.engineChoice()
+        super().__init__(server, factory, server.clock, server.store, server.rng,
+                         minSeats=MIN_PLAYERS, maxSeats=MAX_PLAYERS,
+                         botsAfter=server.settings.botsAfter, params=params,
+                         playersParam=playersParam)
+        self.server = server
+        self.game: CarcassonneGame | None = None
+        self.pending: dict[int, deque[SeatHolder]] = {}
+        """For each member (by id), the newcomers whose HELLO it has not acknowledged yet."""
+
+    def members(self) -> list[SeatHolder]:
+        return [holder for holder in self.places if holder is not None]
+
+    def players(self, but: object = None) -> list[CarcassonnePlayer]:
+        """The connections in the room (before the start)."""
+        return [h for h in self.members() if isinstance(h, CarcassonnePlayer) and h is not but]
+
+    def greet(self, newcomer: SeatHolder) -> None:
+        """``newcomer`` said HELLO: HELLONACK when alone, else HELLO n to the others."""
+        others = [h for h in self.members() if h is not newcomer]
+        if not others:
+            if isinstance(newcomer, CarcassonnePlayer):
+                newcomer.send(wire.HelloNack())
+            return
+        self.announce(newcomer)
+        if isinstance(newcomer, CarcassonnePlayer):
+            for other in others:
+                if not isinstance(other, CarcassonnePlayer):
+                    newcomer.send(wire.HelloAck(numberOf(other)))  # bots and guests know
+
+    def announce(self, newcomer: SeatHolder) -> None:
+        """Tell the connections in the room of ``newcomer`` (HELLO n)."""
+        for other in self.players(but=newcomer):
+            other.send(wire.Hello(numberOf(newcomer)))
+            self.pending.setdefault(id(other), deque()).append(newcomer)
+
+    def helloAck(self, member: CarcassonnePlayer) -> None:
+        """``member``'s HELLOACK goes to the first newcomer it has not acknowledged."""
+        waiting = self.pending.get(id(member))
+        while waiting:
+            newcomer = waiting.popleft()
+            if self.placeOf(newcomer) is not None:
+                if isinstance(newcomer, CarcassonnePlayer):
+                    newcomer.send(wire.HelloAck(member.number))
+                return
+
+    def leave(self, holder: object, name: str | None = None) -> None:
+        """``holder`` left: CLOSE n to the others; after the start, its game decides."""
+        if self.table is None:
+            if self.placeOf(holder) is None:
+                return
+            for other in self.players(but=holder):
+                other.send(wire.Close(numberOf(holder)))
+            self.pending.pop(id(holder), None)
+            super().leave(holder, name)
+            return
+        if self.game is not None:
+            self.game.departed(holder)
+
+    def _fillWithBots(self) -> None:
+        if self.server.botFor(self.factory, self.params) is None:
+            return  # the relay has no bot: the players wait for each other
+        super()._fillWithBots()
+
+
+# -- the game ------------------------------------------------------------------------
+
+
+class CarcassonneGame:
+    """
+    The document's turn over one started table: a spectator of the table
+    (every accepted move, whoever played it, is relayed from here) that
+    gives the TOKEN, gathers the MOVEACKs, and ends the game.
+    """
+
+    def __init__(self, server: CarcassonneServer, room: CarcassonneRoom, table: Table) -> None:
+        self.server = server
+        self.room = room
+        self.table = table
+        self.numbers: list[int] = [numberOf(h) for h in table.holders]
+        self.phase = "starting"
+        """starting, move (a seat holds the token), acks (a move awaits MOVEACKs), over."""
+        self.holder: Seat | None = None
+        self.token = 0
+        self.mover: Seat | None = None
+        self.awaiting: set[Seat] = set()
+        self.moves = 0
+        self.gone: set[Seat] = set()
+        self._deadline = Deadline(server.clock)
+
+    # -- who ---------------------------------------------------------------------
+
+    def seatOf(self, holder: object) -> Seat | None:
+        for seat, member in enumerate(self.table.holders):
+            if member is holder:
+                return seat
+        return None
+
+    def turnOf(self, seat: Seat) -> bool:
+        """Whether ``seat`` holds the token."""
+        return self.phase == "move" and self.holder == seat
+
+    def connections(self, but: Seat | None = None) -> list[tuple[Seat, CarcassonnePlayer]]:
+        return [(seat, h) for seat, h in enumerate(self.table.holders)
+                if isinstance(h, CarcassonnePlayer) and seat != but and seat not in self.gone]
+
+    def tell(self, message: wire.Message, but: Seat | None = None) -> None:
+        for _, player in self.connections(but):
+            player.send(message)
+
+    # -- the table's news ----------------------------------------------------------
+
+    def update(self, table: Table, seat: None, instructions: Instructions) -> None:
+        if self.phase == "starting":
+            self.phase = "begun"
+            for _, player in self.connections():
+                player.send(wire.Start())
+                player.machine.started()
+            self.nextTurn()
+            return
+        # Every engine says a move was made with a "move" event, whoever made
+        # it (a client's MOVE, a bot, a guest's steps on the page).
+        for event in instructions.events:
+            if event.kind == "move" and event.seat is not None:
+                self.moved(event.seat, event.data)
+
+    # -- the turn --------------------------------------------------------------------
+
+    def nextTurn(self) -> None:
+        """Give the token to the seat the engine asks to move."""
+        table = self.table
+        if self.phase == "over":
+            return
+        if table.finished or not table.waiting:
+            self.finishGame(None)
+            return
+        seat = min(table.waiting)
+        engine = table.engine
+        if isinstance(engine, RelayGame):
+            token = engine.token
+        else:
+            token = self.token
+            while token == self.token:
+                token = self.server.rng.randint(1, wire.INT_MAX)
+        self.phase, self.holder, self.token = "move", seat, token
+        holder = table.holders[seat]
+        settings = self.server.settings
+        if isinstance(holder, CarcassonneBot):
+            self._deadline.start(settings.botDelay, lambda: self.botPlays(seat))
+            return
+        self._deadline.start(settings.timeout, lambda: self.moveTimedOut(seat))
+        if isinstance(holder, CarcassonnePlayer):
+            holder.send(wire.Token(token))
+        elif isinstance(holder, CarcassonneGuestSeat):
+            holder.guest.update(table, seat, table.engine.instructions().forSeat(seat))
+
+    def play(self, seat: Seat, message: wire.Move) -> None:
+        """A connection's MOVE: with the token, the table judges it."""
+        player = self.table.holders[seat]
+        if not self.turnOf(seat) or message.token != self.token:
+            if isinstance(player, CarcassonnePlayer):
+                player.sendNoop()
+            return
+        action: JSON = moveAction(message)
+        if isinstance(self.table.engine, RelayGame):
+            action = {"move": action, "token": self.table.engine.token}
+        outcome = self.table.act(seat, action)
+        if isinstance(outcome, Deferred):
+            outcome.addCallback(lambda result: self._judged(seat, result))
+        else:
+            self._judged(seat, outcome)
+
+    def _judged(self, seat: Seat, outcome: Instructions | Errors) -> None:
+        player = self.table.holders[seat]
+        if isinstance(outcome, Errors) and isinstance(player, CarcassonnePlayer):
+            log.info("carcassonne game {id}: player {n}'s move refused: {errors}",
+                     id=self.table.id, n=self.numbers[seat], errors=outcome.asJSON())
+            player.send(wire.MoveNack())
+
+    def moved(self, seat: Seat, move: JSON) -> None:
+        """The table accepted ``seat``'s move: MOVE to the others, who acknowledge it."""
+        self._deadline.cancel()
+        self.mover, self.phase = seat, "acks"
+        self.moves += 1
+        line = wireMove(self.numbers[seat], move, self.token)
+        self.awaiting = set()
+        if line is not None:
+            for other, player in self.connections(but=seat):
+                player.send(line)
+                self.awaiting.add(other)
+        else:
+            log.info("carcassonne game {id}: move {move!r} is no Carcassonne move, not relayed",
+                     id=self.table.id, move=move)
+        if self.awaiting:
+            self._deadline.start(self.server.settings.ackTimeout, self.acksTimedOut)
+        else:
+            self.afterAcks()
+
+    def acknowledge(self, seat: Seat) -> None:
+        if self.phase == "acks" and seat in self.awaiting:
+            self.awaiting.discard(seat)
+            if not self.awaiting:
+                self.afterAcks()
+
+    def afterAcks(self) -> None:
+        """Every other player accepted the move: MOVEACK to the mover, then the next turn."""
+        self._deadline.cancel()
+        mover = self.table.holders[self.mover] if self.mover is not None else None
+        if isinstance(mover, CarcassonnePlayer) and self.mover not in self.gone:
+            mover.send(wire.MoveAck())
+        if self.table.finished or self.moves >= MOVES:
+            self.finishGame(None)
+        else:
+            self.nextTurn()
+
+    # -- the end ---------------------------------------------------------------------
+
+    def refuse(self, seat: Seat) -> None:
+        """A MOVENACK: the game stops for everyone."""
+        player = self.table.holders[seat]
+        if self.phase != "acks" or seat not in self.awaiting:
+            if isinstance(player, CarcassonnePlayer):
+                player.sendNoop()
+            return
+        number = self.numbers[seat]
+        for other, connection in self.connections(but=seat):
+            if other != self.mover:
+                connection.send(wire.MoveNack())
+        self.tell(wire.Finish(number))
+        self.end()
+        self.table.abort(f"player {number} refused move {self.moves}")
+
+    def finish(self, seat: Seat) -> None:
+        """A client's FINISH: relayed, and the game is over."""
+        if self.phase != "over":
+            self.finishGame(seat)
+
+    def finishGame(self, by: Seat | None) -> None:
+        """The game is over (``by`` a player's FINISH, or None: the pile is empty)."""
+        if self.phase == "over":
+            return
+        number = SERVER if by is None else self.numbers[by]
+        self.tell(wire.Finish(number), but=by)
+        self.end()
+        table = self.table
+        if not table.finished:
+            actor = by if by is not None else self.mover if self.mover is not None else 0
+            if isinstance(table.engine, RelayGame):
+                table.act(actor, {"finish": True})
+            if not table.finished:
+                table.abort("FINISH before the rules' end" if by is not None
+                            else "the pile is empty")
+
+    def end(self) -> None:
+        if self.phase == "over":
+            return
+        self.phase = "over"
+        self._deadline.cancel()
+        self.awaiting.clear()
+        for _, player in self.connections():
+            player.gameOver()
+
+    # -- departures and time ---------------------------------------------------------
+
+    def departed(self, holder: object) -> None:
+        """``holder`` left the started game: CLOSE n to the others, a bot or a resignation."""
+        seat = self.seatOf(holder)
+        if seat is None or seat in self.gone:
+            return
+        self.tell(wire.Close(self.numbers[seat]), but=seat)
+        self.gone.add(seat)
+        if self.phase == "over":
+            return
+        if self.table.finished:  # the last move awaits its MOVEACKs
+            self.awaiting.discard(seat)
+            if not self.awaiting:
+                self.afterAcks()
+            return
+        self.room.vacate(seat)
+        if self.table.holders[seat] is not holder:
+            self.gone.discard(seat)  # a bot plays it now
+        self.reconcile(seat)
+
+    def reconcile(self, seat: Seat) -> None:
+        """After ``seat`` changed hands or resigned: the game goes on, or ends."""
+        if self.phase == "over":
+            return
+        table = self.table
+        live = [s for s in range(len(table.holders)) if s not in self.gone]
+        if table.finished or len(live) < MIN_PLAYERS:
+            if len(self.connections()) >= MIN_PLAYERS:
+                self.tell(wire.Finish(SERVER))
+            self.end()
+            if not table.finished:
+                table.abort("one player left")
+            return
+        if self.phase == "acks":
+            self.awaiting.discard(seat)
+            if not self.awaiting:
+                self.afterAcks()
+        elif self.phase == "move" and self.holder == seat:
+            if isinstance(table.holders[seat], CarcassonneBot):
+                self._deadline.start(self.server.settings.botDelay,
+                                     lambda: self.botPlays(seat))
+            else:
+                self.nextTurn()
+
+    def moveTimedOut(self, seat: Seat) -> None:
+        if not self.turnOf(seat):
+            return
+        self.expired(seat)
+
+    def acksTimedOut(self) -> None:
+        for seat in sorted(self.awaiting):
+            if self.phase == "acks":
+                self.expired(seat)
+
+    def expired(self, seat: Seat) -> None:
+        holder = self.table.holders[seat]
+        log.info("carcassonne game {id}: player {n} too slow, removed", id=self.table.id,
+                 n=self.numbers[seat])
+        if isinstance(holder, CarcassonnePlayer):
+            holder.machine.timedOut()
+        else:
+            self.departed(holder)
+            if isinstance(holder, CarcassonneGuestSeat):
+                holder.guest.aborted(self.table, seat, "too slow: the seat was given up")
+
+    def botPlays(self, seat: Seat) -> None:
+        table = self.table
+        if not self.turnOf(seat) or table.finished:
+            return
+        bot = self.server.botFor(table.factory, table.engine.params)
+        outcome = table.playFor(seat, bot) if bot is not None else None
+        if outcome is None or isinstance(outcome, Errors):
+            log.error("carcassonne game {id}: the bot in seat {seat} could not move, resigning",
+                      id=table.id, seat=seat)
+            self.gone.add(seat)
+            table.resign(seat)
+            self.reconcile(seat)
+
+
+# -- the matchmaker ------------------------------------------------------------------
+
+
+class CarcassonneMatchmaker(RoomMatchmaker["CarcassonneRoom", "CarcassonneGuestSeat"]):
+    """Carcassonne's rooms, open to a guest of any protocol: a ready place in the waiting room."""
+
+    engine = "carcassonne"
+    title = "Carcassonne"
+
+    def __init__(self, server: CarcassonneServer) -> None:
+        super().__init__()
+        self.server = server
+
+    def seatFor(self, guest: Guest) -> CarcassonneGuestSeat:
+        return CarcassonneGuestSeat(self.server, guest)
+
+    def waitingRoom(self) -> CarcassonneRoom:
+        return self.server.waitingRoom()
+
+    def placed(self, room: CarcassonneRoom, seat: CarcassonneGuestSeat, place: int) -> None:
+        seat.number = place + 1
+        room.greet(seat)
+
+
+# -- the server ----------------------------------------------------------------------
+
+
+class CarcassonneServer(GameServer[CarcassonneSettings]):
+    """
+    Everything the Carcassonne connections share: settings, rooms, records.
+    It owns its rooms (their bots, their start and end), hosts their tables
+    on the hub, and opens them to guests through its L{CarcassonneMatchmaker}.
+    """
+
+    def __init__(
+        self,
+        settings: CarcassonneSettings = CarcassonneSettings(),
+        clock: IReactorTime | None = None,
+        store: RecordStore | None = None,
+        rng: random.Random | None = None,
+        *,
+        hub: Hub | None = None,
+    ) -> None:
+        super().__init__(settings, clock, store, rng, hub=hub)
+        self.waiting: CarcassonneRoom | None = None
+        self.playing: set[CarcassonneRoom] = set()
+        self.matchmaker = CarcassonneMatchmaker(self)
+        self.hub.addMatchmaker(self.matchmaker)
+        self._warned = False
+        if not settings.referee:
+            self._registerRelay()
+
+    def _registerRelay(self) -> None:
+        """Put the relay in the hub's registry, so its records replay (once)."""
+        if self.hub.registry.get(RELAY.name) is None:
+            self.hub.registry.add(RELAY)
+
+    def newPlayer(self, protocol: _Protocol) -> CarcassonnePlayer:
+        return CarcassonnePlayer(self, protocol)
+
+    def engineChoice(self) -> tuple[EngineFactory, dict[str, JSON], str | None]:
+        """
+        The engine of a new table, its parameters and the name of its
+        number of players: the rules engine (``carcassonne`` in the hub's
+        registry) when the referee is on, else the relay.
+        """
+        if self.settings.referee:
+            rules = self.hub.registry.get("carcassonne")
+            if rules is not None:
+                names = {parameter.name for parameter in rules.parameters}
+                params: dict[str, JSON] = {"pile": "named"} if "pile" in names else {}
+                return rules, params, "players" if "players" in names else None
+            if not self._warned:
+                self._warned = True
+                log.warn("carcassonne: no rules engine installed: the referee is off")
+        self._registerRelay()
+        return RELAY, {"acks": 0}, "players"
+
+    def botFor(self, factory: EngineFactory, params: Mapping[str, JSON]) -> Bot | None:
+        """The bot of tables of ``factory`` (the relay has none)."""
+        return factory.bot(dict(params))
+
+    def waitingRoom(self) -> CarcassonneRoom:
+        """The room newcomers join: a new one when the last is full or started."""
+        if self.waiting is None or not self.waiting.open:
+            self.waiting = CarcassonneRoom(self)
+        return self.waiting
+
+    def gameOf(self, table: Table) -> CarcassonneGame | None:
+        for room in self.playing:
+            if room.table is table:
+                return room.game
+        return None
+
+    # -- RoomOwner ---------------------------------------------------------------
+
+    def newBot(self, room: Room, place: int) -> CarcassonneBot:
+        assert isinstance(room, CarcassonneRoom)
+        if room.game is not None:
+            return CarcassonneBot(room.game.numbers[place])
+        bot = CarcassonneBot(place + 1)
+        room.announce(bot)
+        return bot
+
+    def started(self, room: Room, table: Table) -> None:
+        assert isinstance(room, CarcassonneRoom)
+        if self.waiting is room:
+            self.waiting = None
+        self.playing.add(room)
+        self.matchmaker.started(room)
+        room.game = CarcassonneGame(self, room, table)
+        self.hub.register(table, self)
+        table.watch(room.game)
+
+    def ended(self, room: Room, table: Table) -> None:
+        """The table is over: FINISH 0, unless its last move still awaits its MOVEACKs."""
+        assert isinstance(room, CarcassonneRoom)
+        self.playing.discard(room)
+        if room.game is not None and room.game.phase not in ("over", "acks"):
+            room.game.tell(wire.Finish(SERVER))
+            room.game.end()
+
+    def leaving(self, room: Room, table: Table, seat: Seat) -> bool:
+        """A bot takes the seat if the engine has one; else the seat resigns."""
+        if self.botFor(table.factory, table.engine.params) is not None:
+            return False
+        table.resign(seat)
+        return True
+
+    # -- TableHost -----------------------------------------------------------------
+
+    def vacate(self, table: Table, seat: Seat) -> None:
+        """A guest left through the hub."""
+        game = self.gameOf(table)
+        if game is not None:
+            game.departed(table.holders[seat])
+
+
+class CarcassonneServerFactory(GameServerFactory[CarcassonneServer, CarcassonneServerProtocol]):
+    """Builds L{CarcassonneServerProtocol} for each connection to one L{CarcassonneServer}."""
+
+    protocol = CarcassonneServerProtocol
+
+
+__all__ = [
+    "CarcassonneBot", "CarcassonneGame", "CarcassonneGuestSeat", "CarcassonneMatchmaker",
+    "CarcassonnePlayer", "CarcassonneRoom", "CarcassonneServer", "CarcassonneServerFactory",
+    "CarcassonneSettings", "MAX_PLAYERS", "MOVES", "RELAY", "START_TILE",
+]

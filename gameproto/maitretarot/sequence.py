@@ -1,0 +1,179 @@
+"""
+The MaîtreTarot sequence a server sends to one seat, sans I/O.
+
+The table tells each seat what it may see of every step (its events, who
+must act, the public state); this module turns that into the wire messages
+of the document, in order, with L{Signal}s among them where the server's
+connection machine must move on (the seat is asked to bid, its card was
+accepted, the table is over).  Nothing here knows of connections or time:
+L{joining} is a seat's first update at a table (a new table, or a seat
+taken back), L{following} every later one.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Iterable, Mapping, Sequence, Union
+
+from gameproto.engine.contract import JSON, Event, Seat
+from gameproto.games.tarot import TarotView
+from gameproto.maitretarot import wire
+
+PLACES = 4
+
+PublicState = tuple[str, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+"""The tarot engine's public state: phase, bids, current trick, previous trick."""
+
+
+class Signal(enum.Enum):
+    """Where the seat's connection machine moves on, between the messages."""
+
+    ASK_BID = "askBid"
+    "ASK_BID_QUESTION 1 was sent: GET_BID is awaited."
+    ASK_DISCARD = "askDiscard"
+    "The taker's GET_CHIEN is awaited."
+    ASK_CARD = "askCard"
+    "SEND_TURN_CARDS_QUESTION 1 was sent: GET_TURN_CARD is awaited."
+    ASK_REPLAY = "askReplay"
+    "The deal is over: ACK_REPLAY is awaited."
+    ACCEPTED = "accepted"
+    "The seat's discard or card was accepted (its ACK 1 was sent)."
+    ENDED = "ended"
+    "SEND_REPLAY_ANSWER 0 was sent: the table is over."
+
+
+Output = Union[wire.Message, Signal]
+
+
+def padded(cards: Sequence[int], size: int) -> tuple[int, ...]:
+    """``cards`` cut or padded with NO_CARD to ``size``."""
+    return tuple(cards)[:size] + (wire.NO_CARD,) * (size - len(cards))
+
+
+def score(data: Mapping[str, JSON] | None) -> list[Output]:
+    """SEND_SCORE and SHOW_CHIEN_AT_END of a deal's score (None: a deal not scored)."""
+    data = data or {}
+
+    def number(key: str) -> int:
+        value = data.get(key)
+        return int(value) if value is not None else 0  # type: ignore[arg-type]
+
+    totals = tuple(data.get("totals") or (0,) * PLACES)  # type: ignore[arg-type]
+    chien = tuple(data.get("chien") or ())  # type: ignore[arg-type]
+    return [
+        wire.SendScore(
+            number("contract") if data.get("taker") is not None else wire.PASS,
+            number("won"), number("points"), number("oudlers"), totals),
+        wire.ShowChienAtEnd(padded(chien, 6)),
+    ]
+
+
+def branchPoint(view: TarotView, resumed: bool) -> wire.BranchPoint:
+    """Where a seat joins the sequence: the document's branch point for ``view``."""
+    if view.phase == "bidding":
+        spoken = sum(1 for b in view.bids if b != wire.NO_BID)
+        return wire.BranchPoint(wire.BP_SEND_BIDS, spoken) if spoken else wire.BranchPoint(
+            wire.BP_NEW_GAME, 0)
+    if view.phase == "discard":
+        return wire.BranchPoint(wire.BP_GET_CHIEN, 0)
+    if view.phase == "play":
+        played = 4 * view.tricksPlayed + sum(1 for c in view.trick if c != wire.NO_CARD)
+        return wire.BranchPoint(wire.BP_SEND_TURN_CARD, played)
+    if view.phase == "end" and not resumed:
+        return wire.BranchPoint(wire.BP_NEW_GAME, 0)  # a void first deal
+    if view.phase == "end" and view.replayAnswers[view.seat] is None:
+        return wire.BranchPoint(wire.BP_NEW_GAME, 1)
+    return wire.BranchPoint(wire.BP_NEW_GAME, 2)
+
+
+def joining(nicks: Sequence[str], view: TarotView, resumed: bool) -> list[Output]:
+    """
+    A seat's first update at its table: the nicks, the branch point and what
+    the seat needs to follow the sequence from there.  ``resumed``: the seat
+    was taken back from a bot, rather than the table just starting.
+    """
+    names = wire.SendNicks(tuple(n.encode("utf-8") for n in nicks))
+    out: list[Output] = [names.lengths(), names]
+    point = branchPoint(view, resumed)
+    out.append(point)
+    hand = tuple(view.hand)
+    finalBids = wire.SendFinalBids(tuple(max(b, 0) for b in view.bids))
+    if view.phase == "bidding":
+        out.append(wire.DillCards(padded(hand, 18)))
+    elif view.phase == "discard":
+        chien = tuple(view.chien or ())
+        dealt = tuple(c for c in hand if c not in chien) if len(hand) > 18 else hand
+        out += [wire.DillCards(padded(dealt, 18)), finalBids]
+        if chien:
+            out.append(wire.ShowChien(chien))
+    elif view.phase == "play":
+        out += [wire.DillCards(padded(hand, 18)), finalBids]
+    elif view.phase == "end" and point.value == 0:
+        out.append(wire.DillCards(padded(hand, 18)))
+        out += score(view.lastScore)  # type: ignore[arg-type]
+    elif view.phase == "end" and point.value == 1:
+        out += score(view.lastScore)  # type: ignore[arg-type]
+    return out
+
+
+def following(events: Iterable[Event], seat: Seat) -> list[Output]:
+    """What ``seat`` is told of the events of one step after it joined."""
+    out: list[Output] = []
+    lastTrick: tuple[int, ...] = (wire.NO_CARD,) * PLACES
+    for event in events:
+        data = event.data
+        match event.kind:
+            case "dealt":
+                if isinstance(data, dict) and int(data.get("deal", 1) or 1) > 1:  # type: ignore[arg-type]
+                    out.append(wire.SendReplayAnswer(1))
+                out.append(wire.BranchPoint(wire.BP_NEW_GAME, 0))
+            case "deal":
+                out.append(wire.DillCards(tuple(data)))  # type: ignore[arg-type]
+            case "bids":
+                out.append(wire.SendFinalBids(tuple(data)))  # type: ignore[arg-type]
+            case "chien":
+                out.append(wire.ShowChien(tuple(data)))  # type: ignore[arg-type]
+            case "discard" if event.seat == seat:
+                out += [wire.SendAckForChien(1), Signal.ACCEPTED]
+            case "card" if event.seat == seat:
+                out += [wire.SendAckForCard(1), Signal.ACCEPTED]
+            case "trick":
+                lastTrick = tuple(data["cards"])  # type: ignore[index, call-overload]
+            case "score":
+                if isinstance(data, dict) and data.get("reason") == "played":
+                    out.append(wire.SendLastTurnCards(lastTrick))
+                out += score(data)  # type: ignore[arg-type]
+            case "end":
+                out += [wire.SendReplayAnswer(0), Signal.ENDED]
+    return out
+
+
+def asking(public: PublicState, asked: bool) -> list[Output]:
+    """Every seat hears who must act now; the seat asked is told to answer."""
+    phase, bids, trick, previousTrick = public
+    out: list[Output] = []
+    if phase == "bidding":
+        out += [wire.SendBids(bids), wire.AskBidQuestion(int(asked))]
+        if asked:
+            out.append(Signal.ASK_BID)
+    elif phase == "discard" and asked:
+        out.append(Signal.ASK_DISCARD)
+    elif phase == "play":
+        out += [wire.SendTurnCards(trick, previousTrick), wire.SendTurnCardsQuestion(int(asked))]
+        if asked:
+            out.append(Signal.ASK_CARD)
+    elif phase == "end" and asked:
+        out.append(Signal.ASK_REPLAY)
+    return out
+
+
+def firstUpdate(nicks: Sequence[str], view: TarotView, public: PublicState, asked: bool,
+                gameOver: bool, resumed: bool) -> list[Output]:
+    """L{joining}, then L{asking} unless the game is over."""
+    return joining(nicks, view, resumed) + ([] if gameOver else asking(public, asked))
+
+
+def nextUpdate(events: Iterable[Event], seat: Seat, public: PublicState, asked: bool,
+               gameOver: bool) -> list[Output]:
+    """L{following}, then L{asking} unless the game is over."""
+    return following(events, seat) + ([] if gameOver else asking(public, asked))

@@ -1,0 +1,269 @@
+"""
+``examples/carcassonne_terminal.py``: the board drawn in text, placements
+checked before they are sent, and whole games typed at its prompt against the
+server's bot on 127.0.0.1, in process and as a process of its own.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any, Callable
+
+from twisted.internet import reactor
+from twisted.trial.unittest import SynchronousTestCase
+
+from gameproto.carcassonne import wire
+from gameproto.carcassonne.server import (
+    CarcassonneServer,
+    CarcassonneServerFactory,
+    CarcassonneSettings,
+)
+from gameproto.engine.hub import Hub
+from gameproto.engine.record import replay
+from gameproto.engine.registry import builtins
+from gameproto.games.carcassonne import Board
+from gameproto.test.examples_harness import ExampleTestCase, Process, loadScript
+from gameproto.test.examples_harness import requireSourceTree
+
+ROOT = requireSourceTree("gameproto.test.test_carcassonne_terminal")
+terminal = loadScript(ROOT / "examples" / "carcassonne_terminal.py",
+                      "examples.carcassonne_terminal")
+TerminalClient: Any = terminal.TerminalClient
+
+SETTINGS = CarcassonneSettings(timeout=10, ackTimeout=10, referee=True, botsAfter=0,
+                               botDelay=0)
+"""The rules engine referees; its bot joins a lone ready player at once and plays at once."""
+
+PROMPT = "Your move (tile-"
+HINT = re.compile(r"Hint: (\d+ \d+ [NESW](?: [A-Z]+)?)$")
+FINAL = re.compile(r"Final scores \(with the incomplete features and the farms\): "
+                   r"you \((\w+)\) (\d+), player 2 (\d+)$")
+
+
+class Typist:
+    """
+    Types into a terminal client at its prompts: the ``first`` answers, then
+    ``hint`` and the placement the hint gives.
+    """
+
+    def __init__(self, client: Callable[..., Any], first: list[str], name: str = "alice",
+                 quitAfter: int | None = None) -> None:
+        self.lines: list[str] = []
+        self.answers = list(first)
+        self.hinted: str | None = None
+        self.quitAfter = quitAfter
+        self.client = client(name, self.out, rng=random.Random(4))
+
+    def out(self, line: str) -> None:
+        self.lines.append(line)
+        hint = HINT.match(line)
+        if hint:
+            self.hinted = hint.group(1)
+        if not line.startswith(PROMPT):
+            return
+        if self.quitAfter is not None and self.client.movesPlayed >= self.quitAfter:
+            answer = "q"
+        elif self.answers:
+            answer = self.answers.pop(0)
+        elif self.hinted is not None:
+            answer, self.hinted = self.hinted, None
+        else:
+            answer = "hint"
+        reactor.callLater(0, self.client.feed, answer)
+
+
+class Careless(TerminalClient):  # type: ignore[misc,valid-type]
+    """Sends the first placement typed without checking it; records the refusals."""
+
+    checked = False
+
+    def problemWith(self, placement: Any) -> str | None:
+        if not self.checked:
+            self.checked = True
+            return None
+        return super().problemWith(placement)  # type: ignore[no-any-return]
+
+
+class RenderTests(SynchronousTestCase):
+    """The text board and the checks made before a placement is sent."""
+
+    def test_startBoard(self) -> None:
+        """The start tile alone, with the squares around it marked where a tile fits."""
+        lines = terminal.render(Board(), [(72, 71), (73, 72)])
+        self.assertEqual(lines, [
+            "       71      72      73",
+            "",
+            " 71            ?",
+            "",
+            "            +--R--+",
+            " 72         F d   C    ?",
+            "            +--R--+",
+            "",
+            " 73",
+            "",
+        ])
+
+    def test_followers(self) -> None:
+        """A follower shows after the tile's letter: ``*`` ours, a number another's."""
+        self.assertEqual(terminal.tileBlock("tile-x", "N", (0, "SR")),
+                         ["+--R--+", "R x*SRR", "+--R--+"])
+        self.assertEqual(terminal.tileBlock("tile-e", "E", (3, "C")),
+                         ["+--F--+", "C e3C F", "+--F--+"])
+        board = Board()
+        board.place("tile-u", 72, 71, "N", (2, "E"))
+        self.assertIn(" 71         F u2E F", terminal.render(board))
+        self.assertEqual(terminal.orientations("tile-e")[1:], [
+            "+--C--+  +--F--+  +--F--+  +--F--+",
+            "F e   F  C e   F  F e   F  F e   C",
+            "+--F--+  +--F--+  +--C--+  +--F--+",
+        ])
+
+    def test_problems(self) -> None:
+        """Each placement that breaks the rules gets its reason."""
+        client = TerminalClient("alice", lambda line: None)
+        self.assertIsNone(client.problemWith(("tile-u", 72, 71, "N", "E")))
+        self.assertEqual(client.problemWith(("tile-c", 72, 71, "N", None)),
+                         "tile-c does not fit at (72, 71) N: its S edge (C) meets R")
+        self.assertEqual(client.problemWith(("tile-u", 72, 72, "N", None)),
+                         "tile-u does not fit at (72, 72) N: (72, 72) already holds a tile")
+        self.assertEqual(client.problemWith(("tile-u", 10, 10, "N", None)),
+                         "tile-u does not fit at (10, 10) N: (10, 10) touches no tile")
+        self.assertEqual(client.problemWith(("tile-u", 72, 71, "N", "NL")), None)
+        self.assertEqual(client.problemWith(("tile-e", 72, 71, "N", "C")),
+                         "tile-e does not fit at (72, 71) N: its S edge (F) meets R")
+        self.assertEqual(client.problemWith(("tile-u", 72, 71, "N", "C")), None)
+        self.assertEqual(client.problemWith(("tile-b", 71, 72, "N", "NL")), None)
+        self.assertEqual(client.problemWith(("tile-v", 72, 71, "N", "C")),
+                         "no follower may stand on C there; free zones: NL N NR EL E ER SL S SR WL W WR")
+        client.pile["tile-c"] = 0
+        self.assertEqual(client.problemWith(("tile-c", 73, 72, "N", None)), "no tile-c is left")
+        self.assertEqual(client.problemWith(("tile-u", 200, 71, "N", None)),
+                         "coordinates are 0 to 144")
+
+    def test_typedWhenNotAsked(self) -> None:
+        lines: list[str] = []
+        client = TerminalClient("alice", lines.append)
+        client.feed("72 71 N")
+        self.assertEqual(lines, ["Nothing to answer now: wait (or q to quit)."])
+
+    def test_scoresKept(self) -> None:
+        """The client protocol keeps the rules engine's scores, by seat, as tiles are placed."""
+        client = TerminalClient("alice", lambda line: None)
+        client._place(wire.Move(0, "tile-e", 73, 72, "E", "W", 1), 0)
+        self.assertEqual(client.scores, {0: 4})  # the start tile's city, completed
+        client._place(wire.Move(2, "tile-u", 72, 71, "N", "N", 2), 2)
+        self.assertEqual(client.scores, {0: 4})
+
+
+class TerminalTests(ExampleTestCase):
+    """L{TerminalClient} typed at line by line, and the script as a process."""
+
+    root = ROOT
+    timeout = 60
+    processTimeout = 60.0
+
+    def startServer(self) -> int:
+        hub = Hub(reactor, rng=random.Random(3), registry=builtins())  # type: ignore[arg-type]
+        self.server = CarcassonneServer(SETTINGS, hub=hub)
+        return self.listenLocal(CarcassonneServerFactory(self.server))
+
+    def finalScores(self) -> dict[int, int]:
+        """The refereed game's scores, replayed from its record, by player number."""
+        summaries, _ = self.server.store.games(0, 10)
+        (summary,) = summaries
+        record = self.server.store.get(summary.id)
+        factory = self.server.hub.registry.get("carcassonne")
+        assert record is not None and factory is not None
+        game: Any = replay(factory, record)
+        scores = game.view(0).scores
+        return {1: scores[0], 2: scores[1]}
+
+    async def test_wholeGame(self) -> None:
+        """A whole game against the server's bot, typed at the prompt; bad input asked again."""
+        port = self.startServer()
+        typist = Typist(TerminalClient, ["", "72 72 N", "73 72 X", "9 9 N C", "hint"])
+        client = typist.client
+        await self.connect(port, client, client.done)
+        self.assertIsNone(await client.done)
+        lines = typist.lines
+
+        self.assertEqual(lines[0], "Connected as alice. Waiting for 1 opponent...")
+        self.assertIn("Player 2 is here.", lines)
+        self.assertIn("The game starts: you (alice), player 2. "
+                      "The start tile tile-d is at (72, 72).", lines)
+        self.assertEqual(lines.count("Type x y orientation [zone] (e.g. 73 72 N, or 73 72 W SR), "
+                                     "hint, or q."), 1)
+        self.assertEqual(len([line for line in lines if line.startswith(
+            "Not sent: tile-") and "(72, 72) already holds a tile" in line]), 1)
+        self.assertEqual(lines.count("'X' is not an orientation: N, E, S or W."), 1)
+        self.assertEqual(len([line for line in lines if line.startswith("Not sent: ")
+                              and "(9, 9) touches no tile" in line]), 1)
+        placed = [line for line in lines if line.startswith("You place tile-")]
+        self.assertEqual(len(placed), client.movesPlayed)
+        self.assertEqual(lines.count("Everybody accepted your move."), client.movesPlayed)
+        received = [line for line in lines if line.startswith("Player 2 placed tile-")]
+        self.assertEqual(len(placed) + len(received), 71)
+        self.assertFalse([line for line in lines if line.startswith("MOVENACK")])
+        self.assertEqual(len(client.board), 72)
+
+        # The final scores are the referee's, replayed from the record.
+        (final,) = [m for m in map(FINAL.match, lines) if m]
+        referee = self.finalScores()
+        self.assertEqual((int(final.group(2)), int(final.group(3))), (referee[1], referee[2]))
+        result = {(True, False): "Result: you won!", (False, True): "Result: player 2 won.",
+                  (True, True): "Result: a draw."}[(referee[1] >= referee[2],
+                                                    referee[2] >= referee[1])]
+        self.assertEqual(lines[-4:], [
+            "Game over (FINISH from the server): 72 tiles on the board.",
+            final.group(0), result, "Disconnected."])
+
+    async def test_refusedMove(self) -> None:
+        """A placement the referee refuses: MOVENACK and its reason, then the turn goes on."""
+        port = self.startServer()
+        typist = Typist(Careless, ["72 72 N"], quitAfter=1)
+        client = typist.client
+        await self.connect(port, client, client.done)
+        self.assertIsNone(await client.done)
+        lines = typist.lines
+        (refusal,) = [index for index, line in enumerate(lines) if line.startswith("MOVENACK")]
+        self.assertRegex(lines[refusal], r"^MOVENACK: the referee refused tile-\w at \(72, 72\) "
+                         r"N, no follower \(tile-\w does not fit at \(72, 72\) N: \(72, 72\) "
+                         r"already holds a tile\)\. Choose again\.$")
+        self.assertTrue(lines[refusal + 1].startswith(PROMPT), lines[refusal + 1])
+        self.assertEqual(client.movesPlayed, 1)
+        self.assertEqual(lines[-1], "Disconnected.")
+
+    async def test_terminalScript(self) -> None:
+        """``carcassonne_terminal.py`` over a stdin pipe: a whole game answered at its prompt."""
+        port = self.startServer()
+        state: dict[str, str | None] = {"hint": None}
+
+        def answer(process: Process, line: str) -> None:
+            hint = HINT.match(line)
+            if hint:
+                state["hint"] = hint.group(1)
+            elif line.startswith(PROMPT):
+                typed, state["hint"] = state["hint"] or "hint", None
+                process.write(typed)
+
+        process = self.spawnExample("carcassonne_terminal", "--port", str(port),
+                                    "--name", "typist", onLine=answer)
+        code = await process.ended
+        lines = process.lines()
+        self.assertEqual((code, process.err), (0, b""), lines[-5:])
+        self.assertEqual(lines[0], "Connected as typist. Waiting for 1 opponent...")
+        self.assertEqual(lines[-4], "Game over (FINISH from the server): 72 tiles on the board.")
+        final = FINAL.match(lines[-3])
+        assert final is not None, lines[-3]
+        self.assertEqual(final.group(1), "typist")
+        referee = self.finalScores()
+        self.assertEqual((int(final.group(2)), int(final.group(3))), (referee[1], referee[2]))
+        self.assertTrue(lines[-2].startswith("Result: "), lines[-2])
+        self.assertEqual(lines[-1], "Disconnected.")
+
+    async def test_noServer(self) -> None:
+        """Without a server: exit status 1 and one line on stderr."""
+        process = self.spawnExample("carcassonne_terminal", "--port", str(self.freePort()))
+        self.assertEqual(await process.ended, 1)
+        self.assertIn(b"carcassonne_terminal: cannot connect to 127.0.0.1:", process.err)

@@ -1,0 +1,104 @@
+"""The Carcassonne 1.71 codec: the document's bytes, round trips, totality."""
+
+from __future__ import annotations
+
+from hypothesis import given, strategies as st
+from twisted.trial.unittest import SynchronousTestCase
+
+from gameproto.carcassonne import wire
+from gameproto.carcassonne.wire import Malformed
+
+ints = st.integers(0, wire.INT_MAX)
+
+messages = st.one_of(
+    st.builds(wire.Hello, ints), st.builds(wire.HelloAck, ints), st.just(wire.HelloNack()),
+    st.builds(wire.Close, ints), st.builds(wire.Ready, ints), st.just(wire.Start()),
+    st.builds(wire.Token, ints), st.just(wire.MoveAck()), st.just(wire.MoveNack()),
+    st.builds(wire.Finish, ints), st.just(wire.Noop()),
+    st.builds(wire.Move, ints, st.sampled_from(wire.TILES), ints, ints,
+              st.sampled_from(wire.ORIENTATIONS), st.none() | st.sampled_from(wire.ZONES),
+              ints),
+)
+
+
+class DocumentTests(SynchronousTestCase):
+    def test_example(self) -> None:
+        """The document's example MOVE, byte for byte."""
+        line = b"MOVE 1 (tile-x) 5 12 (W) (SR) 1541"
+        move = wire.Move(1, "tile-x", 5, 12, "W", "SR", 1541)
+        self.assertEqual(wire.parse(line), move)
+        self.assertEqual(wire.format(move), line + b"\n")
+
+    def test_noPawn(self) -> None:
+        """No pawn is written ``()``; ``()`` and ``(null)`` read as no pawn."""
+        move = wire.Move(2, "tile-d", 72, 73, "N", None, 9)
+        self.assertEqual(wire.format(move), b"MOVE 2 (tile-d) 72 73 (N) () 9\n")
+        self.assertEqual(wire.parse(b"MOVE 2 (tile-d) 72 73 (N) (null) 9"), move)
+
+    def test_simple(self) -> None:
+        self.assertEqual(wire.format(wire.HelloNack()), b"HELLONACK\n")
+        self.assertEqual(wire.format(wire.Hello(3)), b"HELLO 3\n")
+        self.assertEqual(wire.format(wire.Token(77)), b"TOKEN 77\n")
+        self.assertEqual(wire.format(wire.Finish(0)), b"FINISH 0\n")
+        self.assertEqual(wire.parse(b"READY 0"), wire.Ready(0))
+        self.assertEqual(wire.parse(b"READY"), wire.Ready())
+        self.assertEqual(wire.parse(b"MOVEACK\r"), wire.MoveAck())
+
+    def test_malformed(self) -> None:
+        for line in [b"", b"hello 1", b"HELLO  1", b"HELLO 1 ", b"HELLO -1", b"HELLO (1)",
+                     b"FOO", b"START 1", b"TOKEN", b"MOVE 1 (tile-y) 5 12 (W) (SR) 1",
+                     b"MOVE 1 (tile-x) 5 12 (Q) (SR) 1", b"MOVE 1 (tile-x) 5 12 (W) (ZZ) 1",
+                     b"MOVE 1 (tile-x) 5 12 (W) (SR", b"MOVE 1 (tile-x) 5 (W) (SR) 1",
+                     b"HELLO 99999999999", b"(x\\", b"\xff"]:
+            self.assertIsInstance(wire.parse(line), Malformed, line)
+
+    def test_escapes(self) -> None:
+        """A backslash escapes the next byte in a string."""
+        self.assertEqual(wire.parse(b"MOVE 1 (tile\\-a) 0 0 (\\N) (\\)) 1"), Malformed("unknown pawn zone"))
+        self.assertEqual(wire.parse(b"MOVE 1 (tile\\-a) 0 0 (\\N) (C) 1"),
+                         wire.Move(1, "tile-a", 0, 0, "N", "C", 1))
+        self.assertEqual(wire._string("a(b)c\\"), b"(a\\(b\\)c\\\\)")
+
+
+class ReaderTests(SynchronousTestCase):
+    def test_split(self) -> None:
+        reader = wire.Reader()
+        self.assertEqual(reader.feed(b"HELLO 1\r\nREA"), [wire.Hello(1)])
+        self.assertEqual(reader.feed(b"DY 1\n"), [wire.Ready(1)])
+
+    def test_tooLong(self) -> None:
+        """A long line is one Malformed, skipped to its LF; the next line reads."""
+        reader = wire.Reader()
+        out = reader.feed(b"HELLO " + b"1" * 300)
+        self.assertEqual(out, [Malformed("line too long")])
+        self.assertEqual(reader.feed(b"1" * 300), [])
+        self.assertEqual(reader.feed(b"11\nMOVEACK\n"), [wire.MoveAck()])
+        self.assertEqual(reader.buffered, 0)
+
+
+class PropertyTests(SynchronousTestCase):
+    @given(messages)
+    def test_roundTrip(self, message: wire.Message) -> None:
+        line = wire.format(message)
+        self.assertTrue(line.endswith(b"\n"))
+        self.assertEqual(wire.parse(line[:-1]), message)
+
+    @given(st.lists(messages, max_size=8), st.integers(1, 40))
+    def test_chunks(self, sent: list[wire.Message], size: int) -> None:
+        data = b"".join(wire.format(m) for m in sent)
+        reader = wire.Reader()
+        got: list[object] = []
+        for i in range(0, len(data), size):
+            got += reader.feed(data[i:i + size])
+        self.assertEqual(got, sent)
+
+    @given(st.binary(max_size=300))
+    def test_total(self, data: bytes) -> None:
+        """Any bytes give messages or Malformed values, never an exception."""
+        for item in wire.Reader().feed(data + b"\n"):
+            self.assertIsInstance(item, (Malformed, *wire.Message.__args__))  # type: ignore[attr-defined]
+
+    @given(st.text(max_size=20))
+    def test_stringRoundTrip(self, text: str) -> None:
+        atoms = wire._atoms(b"X " + wire._string(text))
+        self.assertEqual(atoms, ["X", wire._Str(text)])

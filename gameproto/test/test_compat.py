@@ -1,0 +1,263 @@
+"""
+The library internals L{gameproto._compat} relies on, checked against the
+installed Automat and Twisted: these tests fail as soon as one of them no
+longer exists or behaves as assumed.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from automat import NoTransition, TypeMachineBuilder
+from twisted.internet.address import IPv4Address
+from twisted.internet.testing import StringTransport
+from twisted.python.failure import Failure
+from twisted.trial.unittest import SynchronousTestCase
+from twisted.web.resource import Resource
+from twisted.web.server import Request, Site
+from twisted.web.websocket import WebSocketResource, WebSocketTransport
+from wsproto import ConnectionType, WSConnection
+from wsproto.connection import Connection
+from wsproto.utilities import LocalProtocolError
+from wsproto.events import AcceptConnection, BytesMessage, Ping, TextMessage
+from wsproto.events import Request as WSRequest
+
+from gameproto._compat import (
+    afterChannelData,
+    currentStateName,
+    indexTransitions,
+    pendingMessageBytes,
+    upgradedToWebSocket,
+)
+
+
+class Inputs(Protocol):
+    def go(self) -> None:
+        "Go."
+
+    def back(self) -> None:
+        "Back."
+
+
+class Core:
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+
+def buildMachine() -> Any:
+    builder = TypeMachineBuilder(Inputs, Core)
+    here, there = builder.state("here"), builder.state("there")
+
+    @here.upon(Inputs.go).to(there)
+    def go(inputs: Inputs, core: Core) -> None:
+        core.calls.append("go")
+
+    @there.upon(Inputs.back).to(here)
+    def back(inputs: Inputs, core: Core) -> None:
+        core.calls.append("back")
+
+    return builder.build()
+
+
+class AutomatTests(SynchronousTestCase):
+    """What L{indexTransitions} and L{currentStateName} rely on in Automat."""
+
+    def test_automatonAttributes(self) -> None:
+        """A built machine shows its automaton, its transitions and no unhandled transition."""
+        automaton = buildMachine().__automat_automaton__
+        self.assertIsNone(automaton._unhandledTransition)
+        transitions = automaton.allTransitions()
+        self.assertEqual(
+            sorted((old.name, symbol, new.name, len(outputs))
+                   for old, symbol, new, outputs in transitions),
+            [("here", "go", "there", 1), ("there", "back", "here", 1)])
+
+    def test_outputForInputThroughTheInstance(self) -> None:
+        """Every input asks the automaton instance's C{outputForInput}."""
+        machine = buildMachine()
+        automaton = machine.__automat_automaton__
+        original = automaton.outputForInput
+        asked: list[str] = []
+
+        def spy(state: object, symbol: str) -> Any:
+            asked.append(symbol)
+            return original(state, symbol)
+
+        automaton.outputForInput = spy
+        inputs = machine(Core())
+        inputs.go()
+        inputs.back()
+        self.assertEqual(asked, ["go", "back"])
+
+    def test_indexSameAnswers(self) -> None:
+        """The index moves the machine, runs the outputs, refuses a missing transition."""
+        machine = indexTransitions(buildMachine())
+        automaton = machine.__automat_automaton__
+        self.assertEqual(automaton.outputForInput.__name__, "outputForInput")
+        self.assertIn("indexTransitions", automaton.outputForInput.__qualname__)
+        core = Core()
+        inputs = machine(core)
+        inputs.go()
+        self.assertEqual(currentStateName(inputs), "there")
+        self.assertRaises(NoTransition, inputs.go)
+        inputs.back()
+        self.assertEqual((currentStateName(inputs), core.calls), ("here", ["go", "back"]))
+
+    def test_unhandledTransitionLeftAlone(self) -> None:
+        """A machine with an unhandled transition is not indexed."""
+        machine = buildMachine()
+        automaton = machine.__automat_automaton__
+        before = automaton.outputForInput
+        automaton._unhandledTransition = (None, ())
+        self.assertIs(indexTransitions(machine), machine)
+        self.assertEqual(automaton.outputForInput, before)
+        automaton._unhandledTransition = None
+
+    def test_currentStateName(self) -> None:
+        """The instance's transitioner holds the current state, which has a name."""
+        inputs = buildMachine()(Core())
+        self.assertEqual(inputs.__automat_transitioner__._state.name, "here")  # type: ignore[attr-defined]
+        self.assertEqual(currentStateName(inputs), "here")
+        inputs.go()
+        self.assertEqual(currentStateName(inputs), "there")
+
+
+class Recorder:
+    """A WebSocket protocol that records what Twisted gives it."""
+
+    def __init__(self, request: Request) -> None:
+        self.request = request
+        self.transport: WebSocketTransport | None = None
+        self.hookedOnUpgrade = False
+        self.pendingSeen: list[int] = []
+        self.messages: list[bytes | str] = []
+
+    def negotiationStarted(self, transport: WebSocketTransport) -> None:
+        self.transport = transport
+        hook = getattr(self.request.channel.dataReceived, "__self__", None)
+        self.hookedOnUpgrade = hook is transport
+        afterChannelData(self.request.channel,
+                         lambda: self.pendingSeen.append(pendingMessageBytes(transport)))
+
+    def negotiationFinished(self) -> None:
+        pass
+
+    def bytesMessageReceived(self, data: bytes) -> None:
+        self.messages.append(bytes(data))
+
+    def textMessageReceived(self, data: str) -> None:
+        self.messages.append(data)
+
+    def pongReceived(self, payload: bytes) -> None:
+        pass
+
+    def connectionLost(self, reason: Failure) -> None:
+        pass
+
+
+class Recorders:
+    def __init__(self) -> None:
+        self.built: list[Recorder] = []
+
+    def buildProtocol(self, request: Request) -> Recorder:
+        self.built.append(Recorder(request))
+        return self.built[-1]
+
+
+class TwistedWebSocketTests(SynchronousTestCase):
+    """What L{pendingMessageBytes} and L{afterChannelData} rely on in Twisted's WebSocket."""
+
+    def connect(self) -> tuple[Any, WSConnection, Recorder]:
+        recorders = Recorders()
+        root = Resource()
+        root.putChild(b"ws", WebSocketResource(recorders))  # type: ignore[arg-type]
+        channel = Site(root).buildProtocol(IPv4Address("TCP", "127.0.0.1", 1234))
+        assert channel is not None
+        transport = StringTransport()
+        channel.makeConnection(transport)
+        client = WSConnection(ConnectionType.CLIENT)
+        channel.dataReceived(client.send(WSRequest(host="localhost", target="/ws")))
+        client.receive_data(transport.value())
+        self.assertIsInstance(next(client.events()), AcceptConnection)
+        (recorder,) = recorders.built
+        return channel, client, recorder
+
+    def test_upgradeReplacesChannelDataReceived(self) -> None:
+        """The channel's dataReceived is the WebSocket's by the time negotiation starts."""
+        channel, client, recorder = self.connect()
+        self.assertTrue(recorder.hookedOnUpgrade)
+        channel.dataReceived(client.send(BytesMessage(b"abc")))
+        self.assertEqual(recorder.messages, [b"abc"])
+        self.assertEqual(recorder.pendingSeen, [0])
+
+    def test_pendingBytes(self) -> None:
+        """Fragments of a message pile up in the buffers until the message is delivered."""
+        channel, client, recorder = self.connect()
+        channel.dataReceived(client.send(BytesMessage(b"x" * 100, message_finished=False)))
+        channel.dataReceived(client.send(BytesMessage(b"y" * 50, message_finished=False)))
+        self.assertEqual(recorder.messages, [])
+        channel.dataReceived(client.send(BytesMessage(b"z", message_finished=True)))
+        self.assertEqual(recorder.messages, [b"x" * 100 + b"y" * 50 + b"z"])
+        channel.dataReceived(client.send(TextMessage("é" * 10, message_finished=False)))
+        channel.dataReceived(client.send(TextMessage("!", message_finished=True)))
+        self.assertEqual(recorder.messages[-1], "é" * 10 + "!")
+        self.assertEqual(recorder.pendingSeen, [100, 150, 0, 10, 0])
+
+    def test_buffersExist(self) -> None:
+        """The wire protocol keeps the message being assembled in two C{Buffer}s."""
+        _, _, recorder = self.connect()
+        self.assertEqual(recorder.transport._bytesBuffer.data, b"")  # type: ignore[union-attr]
+        self.assertEqual(recorder.transport._textBuffer.data, "")  # type: ignore[union-attr]
+
+    def test_noChannel(self) -> None:
+        """Without a dataReceived to wrap, nothing is hooked."""
+        self.assertFalse(afterChannelData(object(), lambda: None))
+
+    def test_bytesWithTheUpgrade(self) -> None:
+        """
+        Frames sent in the same chunk as the upgrade request (over 16 KiB
+        of them) reach the WebSocket, and the transport is not paused.
+        """
+        recorders = Recorders()
+        root = Resource()
+        root.putChild(b"ws", WebSocketResource(recorders))  # type: ignore[arg-type]
+        channel = Site(root).buildProtocol(IPv4Address("TCP", "127.0.0.1", 1234))
+        assert channel is not None
+        transport = StringTransport()
+        channel.makeConnection(transport)
+        client = WSConnection(ConnectionType.CLIENT)
+        framing = Connection(ConnectionType.CLIENT)  # frames as the client will send them
+        frames = b"".join(framing.send(BytesMessage(b"%05d" % n + b"x" * 995))
+                          for n in range(20))
+        channel.dataReceived(client.send(WSRequest(host="localhost", target="/ws")) + frames)
+        (recorder,) = recorders.built
+        self.assertEqual(len(recorder.messages), 20)
+        self.assertEqual(recorder.messages[19], b"00019" + b"x" * 995)
+        self.assertEqual(transport.producerState, "producing")
+        self.assertEqual(recorder.pendingSeen[-1], 0)
+
+    def test_frameAfterClose(self) -> None:
+        """
+        Twisted answers a ping that comes after the server began to close,
+        which wsproto refuses (LocalProtocolError); once closing, the hook
+        drops the rest of the chunk instead.
+        """
+        channel, client, recorder = self.connect()
+        assert recorder.transport is not None
+        recorder.transport.loseConnection(1003)
+        self.assertRaises(LocalProtocolError, channel.dataReceived, client.send(Ping(b"x")))
+        channel, client, recorder = self.connect()
+        hooked = Recorder(recorder.request)
+        afterChannelData(recorder.request.channel, lambda: hooked.pendingSeen.append(-1),
+                         lambda: True)
+        assert recorder.transport is not None
+        recorder.transport.loseConnection(1003)
+        channel.dataReceived(client.send(Ping(b"x")))
+        self.assertEqual(hooked.pendingSeen, [])
+
+    def test_upgradedToWebSocket(self) -> None:
+        """An upgraded channel has the WebSocket's dataReceived on the instance; others not."""
+        _, _, recorder = self.connect()
+        self.assertTrue(upgradedToWebSocket(recorder.request.channel))
+        fresh = Site(Resource()).buildProtocol(IPv4Address("TCP", "127.0.0.1", 1))
+        self.assertFalse(upgradedToWebSocket(getattr(fresh, "_channel", fresh)))

@@ -1,0 +1,357 @@
+"""
+Properties of the engine JSON codecs: the player messages of
+L{gameproto.enginejson.wire}, and the document's JSON read from external
+engines (L{gameproto.engine.contract}): round trips, totality on arbitrary
+JSON and bytes, and the requested-action checks against an oracle that
+reaches every WRONG_ACTION subtype.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+from hypothesis import find, given, settings, strategies as st
+from twisted.trial.unittest import SynchronousTestCase
+
+from gameproto import buffer
+from gameproto.engine.contract import (
+    BUTTONS,
+    DEFAULT_MAX_LENGTH,
+    BadFormat,
+    Display,
+    Errors,
+    GameState,
+    IncorrectValue,
+    Instructions,
+    MalformedJSON,
+    MissingAction,
+    MissingArgument,
+    Parameter,
+    RequestedAction,
+    UnexpectedAction,
+    UnexpectedArgument,
+    WrongAction,
+    WrongActionSubtype,
+    Zone,
+    checkAction,
+    describe,
+    errorFromJSON,
+    instructionsFromJSON,
+    parametersFromJSON,
+    requestedActionFromJSON,
+)
+from gameproto.enginejson import wire
+
+# -- strategies ---------------------------------------------------------------
+
+scalars = st.one_of(st.none(), st.booleans(), st.integers(-(2**70), 2**70),
+                    st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=12))
+anyJSON = st.recursive(
+    scalars,
+    lambda children: st.one_of(st.lists(children, max_size=4),
+                               st.dictionaries(st.text(max_size=8), children, max_size=4)),
+    max_leaves=20,
+)
+"""Any JSON value (no NaN or infinity: the document's JSON has none)."""
+
+keys = ["type", "engine", "init", "bots", "join", "name", "game", "player", "action",
+        "errors", "game_state", "scores", "gameover", "requested_actions", "displays",
+        "initvalues", "zones", "buttons", "keys", "regex", "max_length", "confirm",
+        "x", "y", "width", "height", "content", "subtype", "arg", "argname", "value",
+        "requested_action", "range", "format", "default", "description"]
+shapedJSON = st.recursive(
+    scalars | st.sampled_from(["create", "join", "queue", "watch", "action", "leave", "CLICK",
+                               "KEY", "TEXT", "int", "float", "string", "LEFT", "BAD_FORMAT",
+                               "WRONG_ACTION", "OUT_OF_ZONE", "MISSING_ARGUMENT"]),
+    lambda children: st.one_of(st.lists(children, max_size=4),
+                               st.dictionaries(st.sampled_from(keys), children, max_size=6)),
+    max_leaves=30,
+)
+"""JSON that often looks like the document's messages, to reach deep into the readers."""
+
+names = st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp", "Zs", "Cf", "Co",
+                                                    "Cn")), min_size=1, max_size=32)
+inits = st.dictionaries(st.text(max_size=8), scalars, max_size=4)
+players = st.integers(1, 5)
+actions = st.one_of(
+    st.builds(lambda x, y, b: {"type": "CLICK", "x": x, "y": y, "button": b},
+              st.integers(-100, 1000), st.integers(-100, 1000), st.sampled_from(BUTTONS)),
+    st.builds(lambda k: {"type": "KEY", "key": k}, st.characters()),
+    st.builds(lambda t: {"type": "TEXT", "text": t}, st.text(max_size=80)),
+)
+clientMessages = st.one_of(
+    st.builds(wire.Create, st.text(max_size=16), inits,
+              st.lists(players, max_size=4).map(tuple), st.booleans(), names),
+    st.builds(wire.Join, st.integers(0, 2**40), st.none() | players, names),
+    st.builds(wire.Queue, st.text(max_size=16), names),
+    st.builds(wire.Watch, st.integers(0, 2**40)),
+    st.builds(wire.Action, actions),
+    st.just(wire.Leave()),
+)
+
+seats = st.integers(0, 4)
+zones = st.builds(Zone, st.integers(-50, 200).map(float), st.integers(-50, 200).map(float),
+                  st.integers(1, 100).map(float), st.integers(1, 100).map(float))
+requests = st.one_of(
+    st.builds(RequestedAction, seats, st.just("CLICK"),
+              st.none() | st.lists(zones, max_size=3).map(tuple),
+              st.none() | st.lists(st.sampled_from(BUTTONS), min_size=1, max_size=4,
+                                   unique=True).map(tuple),
+              confirm=st.booleans()),
+    st.builds(RequestedAction, seats, st.just("KEY"),
+              keys=st.none() | st.text("abcdefXYZ0129", min_size=1, max_size=6),
+              confirm=st.booleans()),
+    st.builds(RequestedAction, seats, st.just("TEXT"),
+              regex=st.none() | st.sampled_from([r"^\d+$", r"^[a-z]+ [0-9]$", "x", r"(a|b)+"]),
+              max_length=st.none() | st.integers(1, 20)),
+)
+errors = st.one_of(
+    st.just(BadFormat()),
+    st.builds(MissingArgument, st.text(max_size=8)),
+    st.builds(IncorrectValue, st.text(max_size=8), scalars),
+    st.builds(UnexpectedArgument, st.text(max_size=8), scalars),
+    st.builds(UnexpectedAction, seats, actions),
+    st.builds(MissingAction, seats, requests.map(lambda r: r.asJSON())),
+    st.builds(WrongAction, st.sampled_from(WrongActionSubtype.ALL), seats, actions,
+              requests.map(lambda r: r.asJSON())),
+)
+tags = st.fixed_dictionaries({"tag": st.sampled_from(["rect", "circle", "text", "g"]),
+                              "x": st.integers(0, 100)},
+                             optional={"content": st.text(max_size=8), "fill": st.text(max_size=8)})
+displays = st.builds(Display, seats, st.integers(1, 1000), st.integers(1, 1000),
+                     st.lists(tags, max_size=4).map(tuple))
+instructions = st.builds(
+    Instructions,
+    st.lists(requests, max_size=3).map(tuple),
+    st.builds(GameState, st.lists(st.integers(-100, 100), min_size=1, max_size=5).map(tuple),
+              st.booleans()),
+    initvalues=st.none() | st.dictionaries(st.text(max_size=8), scalars, max_size=3),
+)
+parameters = st.lists(
+    st.one_of(
+        st.builds(Parameter, st.text(max_size=8), st.just("int"), st.text(max_size=12),
+                  st.none() | st.integers(0, 9), st.none() | st.integers(-9, 0),
+                  st.none() | st.integers(9, 99)),
+        st.builds(Parameter, st.text(max_size=8), st.just("float"), st.text(max_size=12),
+                  st.none() | st.floats(0, 1)),
+        st.builds(Parameter, st.text(max_size=8), st.just("string"), st.text(max_size=12),
+                  st.none() | st.text("ab", max_size=4),
+                  format=st.none() | st.sampled_from(["[ab]*", r"\d+"])),
+    ),
+    max_size=5, unique_by=lambda p: p.name,
+).map(tuple)
+
+
+def isClientMessage(value: object) -> bool:
+    return isinstance(value, (wire.Create, wire.Join, wire.Queue, wire.Watch, wire.Action,
+                              wire.Leave, wire.Malformed))
+
+
+class ClientMessageTests(SynchronousTestCase):
+    """The player's messages: every form round-trips, and reading is total."""
+
+    @given(clientMessages)
+    def test_roundTrip(self, message: wire.ClientMessage) -> None:
+        self.assertEqual(wire.parse(wire.encode(message.asJSON())), message)
+
+    @given(clientMessages)
+    def test_roundTripAsText(self, message: wire.ClientMessage) -> None:
+        """A WebSocket text message parses as its bytes do."""
+        self.assertEqual(wire.parse(json.dumps(message.asJSON())), message)
+
+    @given(st.binary(max_size=200))
+    def test_totalOnBytes(self, data: bytes) -> None:
+        self.assertTrue(isClientMessage(wire.parse(data)))
+
+    @given(shapedJSON)
+    def test_totalOnJSON(self, value: Any) -> None:
+        self.assertTrue(isClientMessage(wire.parse(json.dumps(value))))
+
+    @given(st.sampled_from(["create", "join", "queue", "watch", "action", "leave"]), shapedJSON)
+    def test_totalOnEveryType(self, kind: str, value: Any) -> None:
+        """Every message type, with arbitrary other fields, is read or refused."""
+        message = dict(value) if isinstance(value, dict) else {}
+        message["type"] = kind
+        self.assertTrue(isClientMessage(wire.parse(json.dumps(message))))
+
+    def test_nonFinite(self) -> None:
+        self.assertIsInstance(
+            wire.parse(b'{"type":"action","action":{"type":"CLICK","x":NaN,"y":1}}'),
+            wire.Malformed)
+
+    def test_tooLong(self) -> None:
+        message = wire.encode({"type": "leave", "pad": "x" * wire.MAX_MESSAGE})
+        self.assertEqual(wire.parse(message), wire.Malformed("message too long"))
+
+    @given(st.lists(clientMessages, max_size=6), st.lists(st.integers(1, 50), max_size=10))
+    def test_lineReaderSplits(self, messages: list[wire.ClientMessage], cuts: list[int]) -> None:
+        """However the stream is cut, the reader gives the same lines."""
+        stream = b"".join(wire.encode(m.asJSON()) + b"\n" for m in messages)
+        reader = wire.LineReader()
+        lines: list[Any] = []
+        position = 0
+        for cut in cuts + [len(stream)]:
+            lines += reader.feed(stream[position:position + cut])
+            position += cut
+        lines += reader.feed(stream[position:])
+        self.assertEqual([wire.parse(line) for line in lines], messages)
+
+    @given(st.binary(max_size=300))
+    def test_lineReaderTotal(self, data: bytes) -> None:
+        for line in wire.LineReader().feed(data):
+            self.assertTrue(isClientMessage(line if isinstance(line, wire.Malformed)
+                                            else wire.parse(line)))
+
+    def test_lineReaderCRLFAndBlankLines(self) -> None:
+        """CRLF ends a line too; blank lines are skipped; Malformed is the shared one."""
+        reader = wire.LineReader()
+        lines = reader.feed(b'{"type":"leave"}\r\n\r\n  \n{"type":"watch","game":3}\n')
+        self.assertEqual([wire.parse(line) for line in lines],  # type: ignore[arg-type]
+                         [wire.Leave(), wire.Watch(3)])
+        self.assertIs(wire.Malformed, buffer.Malformed)
+
+    def test_lineReaderCap(self) -> None:
+        reader = wire.LineReader()
+        self.assertEqual(reader.feed(b"x" * wire.MAX_MESSAGE), [])
+        self.assertEqual(reader.feed(b"x"), [wire.Malformed("message too long")])
+
+
+class EngineJSONTests(SynchronousTestCase):
+    """
+    The document's JSON as an external engine writes it: the normal forms
+    round-trip, and anything else is L{MalformedJSON}, never another error.
+    """
+
+    @given(errors)
+    def test_errorRoundTrip(self, error: Any) -> None:
+        self.assertEqual(errorFromJSON(json.loads(json.dumps(error.asJSON()))), error)
+
+    @given(requests)
+    def test_requestedActionRoundTrip(self, request: RequestedAction) -> None:
+        self.assertEqual(requestedActionFromJSON(json.loads(json.dumps(request.asJSON()))),
+                         request)
+
+    @given(instructions, st.lists(displays, max_size=3))
+    def test_instructionsRoundTrip(self, given_: Instructions, shown: list[Display]) -> None:
+        read = instructionsFromJSON(json.loads(json.dumps(given_.asJSON(shown))))
+        self.assertEqual(read, (given_, tuple(shown)))
+
+    @given(st.lists(errors, min_size=1, max_size=3))
+    def test_errorsRoundTrip(self, listed: list[Any]) -> None:
+        given_ = Errors(tuple(listed))
+        self.assertEqual(instructionsFromJSON(json.loads(json.dumps(given_.asJSON()))), given_)
+
+    @given(parameters)
+    def test_parametersRoundTrip(self, given_: tuple[Parameter, ...]) -> None:
+        self.assertEqual(parametersFromJSON(json.loads(json.dumps(describe(given_)))), given_)
+
+    @given(shapedJSON)
+    def test_readersTotal(self, value: Any) -> None:
+        for reader in (instructionsFromJSON, errorFromJSON, requestedActionFromJSON,
+                       parametersFromJSON):
+            try:
+                reader(value)
+            except MalformedJSON:
+                pass
+
+    @given(st.dictionaries(st.sampled_from(["x", "y", "width", "height"]),
+                           st.one_of(scalars, st.sampled_from(["nan", "inf", "-inf", "1e999"]),
+                                     st.integers(10**300, 10**400)), min_size=4))
+    def test_zonesAreFinite(self, zone: dict[str, Any]) -> None:
+        """A zone is four finite numbers, or the engine's answer is malformed."""
+        try:
+            read = requestedActionFromJSON({"type": "CLICK", "player": 1, "zones": [zone]})
+        except MalformedJSON:
+            return
+        (z,) = read.zones or ()
+        self.assertTrue(all(math.isfinite(v) for v in (z.x, z.y, z.width, z.height)))
+
+
+def oracle(request: RequestedAction, action: dict[str, Any]) -> str | None:
+    """What the document says of ``action`` for ``request``: None, or the subtype."""
+    if action["type"] == "CLICK":
+        if action["button"] not in (request.buttons or ("LEFT",)):
+            return WrongActionSubtype.WRONG_BUTTON
+        if request.zones is not None and not any(
+                z.x <= action["x"] < z.x + z.width and z.y <= action["y"] < z.y + z.height
+                for z in request.zones):
+            return WrongActionSubtype.OUT_OF_ZONE
+        return None
+    if action["type"] == "KEY":
+        if request.keys is not None and action["key"].lower() not in request.keys.lower():
+            return WrongActionSubtype.KEY_NOT_ALLOWED
+        return None
+    text = action["text"]
+    if text == "":
+        return WrongActionSubtype.TEXT_EMPTY
+    if len(text) > (request.max_length or DEFAULT_MAX_LENGTH):
+        return WrongActionSubtype.TEXT_TOO_LONG
+    if request.regex is not None and not re.search(request.regex, text):
+        return WrongActionSubtype.UNMATCHED_REGEX
+    return None
+
+
+keysPressed = st.sampled_from(list("abcXYZ019q"))
+texts = st.one_of(st.just(""), st.text("ab 0123456789", max_size=25))
+clicks = st.builds(lambda x, y, b: {"type": "CLICK", "x": x, "y": y, "button": b},
+                   st.integers(-60, 320), st.integers(-60, 320), st.sampled_from(BUTTONS))
+
+
+class CheckActionPropertyTests(SynchronousTestCase):
+    """The shared requested-action checks agree with the document, for every subtype."""
+
+    @given(requests, st.data())
+    def test_againstOracle(self, request: RequestedAction, data: st.DataObject) -> None:
+        kind = request.type
+        action = data.draw({"CLICK": clicks,
+                            "KEY": keysPressed.map(lambda k: {"type": "KEY", "key": k}),
+                            "TEXT": texts.map(lambda t: {"type": "TEXT", "text": t})}[kind])
+        expected = oracle(request, action)
+        result = checkAction(request.player, action, (request,))
+        if expected is None:
+            self.assertIs(result, request)
+        else:
+            self.assertEqual(result, Errors((WrongAction(expected, request.player, action,
+                                                         request.asJSON()),)))
+
+    @given(requests, seats, actions)
+    def test_otherSeatOrType(self, request: RequestedAction, seat: int,
+                             action: dict[str, Any]) -> None:
+        """An action nobody asked of that seat, or of another type, is UNEXPECTED_ACTION."""
+        if seat == request.player and action["type"] == request.type:
+            return
+        self.assertEqual(checkAction(seat, action, (request,)),
+                         Errors((UnexpectedAction(seat, action),)))
+
+    @given(st.lists(requests, max_size=3), seats, shapedJSON)
+    def test_total(self, listed: list[RequestedAction], seat: int, value: Any) -> None:
+        """Any JSON object as an action gives a request or the document's errors."""
+        action = value if isinstance(value, dict) else {"type": value}
+        result = checkAction(seat, action, listed)
+        if isinstance(result, Errors):
+            for error in result.errors:
+                self.assertIsInstance(error, (BadFormat, UnexpectedAction, WrongAction))
+        else:
+            self.assertIn(result, listed)
+
+    def test_everySubtypeReached(self) -> None:
+        """
+        The strategies of L{test_againstOracle} reach each subtype, so that
+        property tests each one (a derandomized search: the same every run).
+        """
+        cases = requests.flatmap(lambda request: st.tuples(st.just(request), {
+            "CLICK": clicks, "KEY": keysPressed.map(lambda k: {"type": "KEY", "key": k}),
+            "TEXT": texts.map(lambda t: {"type": "TEXT", "text": t})}[request.type]))
+
+        def subtype(case: tuple[RequestedAction, dict[str, Any]]) -> str | None:
+            request, action = case
+            result = checkAction(request.player, action, (request,))
+            return result.errors[0].subtype if isinstance(result, Errors) else None  # type: ignore[union-attr]
+
+        for wanted in WrongActionSubtype.ALL:
+            found = find(cases, lambda case: subtype(case) == wanted,
+                         settings=settings(derandomize=True, max_examples=5000, database=None))
+            self.assertEqual(oracle(*found), wanted)

@@ -1,0 +1,456 @@
+"""
+MaîtreTarot tables: four library clients (or fewer, and bots) playing whole
+deals against the server, joined by in-memory pipes on a Clock, so that every
+resume point and timeout can be reached exactly.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from twisted.internet import defer
+from twisted.trial.unittest import SynchronousTestCase
+
+from gameproto.engine.contract import Instructions, Seat
+from gameproto.engine.record import replay
+from gameproto.engine.table import BotSeat, Table
+from gameproto.games import tarot
+from gameproto.games.tarot import TAROT, TarotGame, TarotView
+from gameproto.maitretarot import wire
+from gameproto.maitretarot.machine import stateName
+from gameproto.maitretarot.server import TarotPlayer
+
+from .tarot_helpers import Client, Net
+
+
+def table(net: Net, *clients: Client) -> list[Client]:
+    for client in clients:
+        net.join(client)
+    return list(clients)
+
+
+def four(deals: int = 1, cls: type[Client] = Client, **kw: Any) -> list[Client]:
+    return [cls(f"p{i}", deals, **kw) for i in range(4)]
+
+
+class Bidder(Client):
+    """Bids ``bid`` at its first chance (if it may), passes otherwise."""
+
+    def __init__(self, nick: str, deals: int = 1, bid: int = 0) -> None:
+        super().__init__(nick, deals)
+        self.bid = bid
+
+    def chooseBid(self, view: TarotView) -> int:
+        return self.bid if self.bid in tarot.legalBids(view.bids) else 0
+
+
+class DealTests(SynchronousTestCase):
+    """Whole deals, as the document sequences them."""
+
+    def test_fourPlayersTwoDeals(self) -> None:
+        net = Net(seed=1)
+        clients = table(net, *four(deals=2))
+        net.run()
+        for client in clients:
+            self.assertEqual(len(client.scores), 2)
+            self.assertTrue(client.ended)
+            self.assertTrue(client.lostConnection)
+        self.assertEqual([c.seat for c in clients], [0, 1, 2, 3])
+        totals = cast(list[int], clients[0].scores[-1]["totals"])
+        self.assertEqual(sum(totals), 0)
+        self.assertTrue(all(c.scores == clients[0].scores for c in clients))
+        (record,) = net.server.store.records.values()  # type: ignore[attr-defined]
+        self.assertTrue(record.isFinished)
+        self.assertEqual(record.scores, totals)
+        game = replay(TAROT, record)
+        assert isinstance(game, TarotGame)
+        self.assertEqual(game.totals, totals)
+
+    def test_handsAreDisjoint(self) -> None:
+        """Each client gets its own 18 cards; the four hands never share a card."""
+        net = Net(seed=2)
+        clients = table(net, *four())
+        net.run()
+        hands = [set(c.dealtHands[0]) for c in clients]
+        self.assertTrue(all(len(h) == 18 for h in hands))
+        self.assertEqual(len(set().union(*hands)), 72)
+
+    def test_takenContract(self) -> None:
+        """Garde: the chien is shown, the taker discards, 72 cards, the score."""
+        net = Net(seed=3)
+        clients = table(net, Bidder("p0", bid=2), Bidder("p1"), Bidder("p2"), Bidder("p3"))
+        net.run()
+        score = clients[0].scores[0]
+        self.assertEqual(score["contract"], wire.GARDE)
+        self.assertEqual(clients[0].taker, 0)
+        self.assertIsNotNone(clients[1].chien)
+        self.assertEqual(len(clients[0].discard or ()), 6)
+        self.assertIsNone(clients[1].discard)
+        chien = cast(list[int], score["chien"])
+        self.assertEqual(len(chien), 6)
+        self.assertEqual(sorted(chien), sorted(clients[0].discard or ()))
+
+    def test_gardeSansHidesTheChien(self) -> None:
+        net = Net(seed=3)
+        clients = table(net, Bidder("p0", bid=3), Bidder("p1"), Bidder("p2"), Bidder("p3"))
+        net.run()
+        self.assertEqual(clients[0].scores[0]["contract"], wire.GARDE_SANS)
+        self.assertTrue(all(c.chien is None for c in clients))
+
+    def test_allPass(self) -> None:
+        """Four passes: final bids 0, the chien shown, the score of an unplayed deal."""
+        net = Net(seed=4)
+        clients = table(net, *four())
+        for client in clients:
+            client.chooseBid = lambda view: 0  # type: ignore[method-assign]
+        net.run()
+        score = clients[2].scores[0]
+        self.assertEqual((score["contract"], score["won"], score["points"], score["oudlers"]),
+                         (0, False, 0, 0))
+        self.assertEqual(score["totals"], [0, 0, 0, 0])
+        self.assertEqual(clients[2].bids, (0, 0, 0, 0))
+        self.assertEqual(len(clients[2].chien or ()), 6)
+
+    def test_invalidBidIsAPass(self) -> None:
+        net = Net(seed=5)
+        clients = table(net, *four())
+        for client in clients:
+            client.chooseBid = lambda view: 9  # type: ignore[method-assign]
+        net.run()
+        self.assertEqual(clients[0].scores[0]["contract"], 0)
+
+    def test_illegalCardRetried(self) -> None:
+        """A card the player does not hold gets ACK 0; the next one is played."""
+        class Clumsy(Client):
+            tried = False
+
+            def chooseCard(self, view: TarotView) -> Any:
+                if not self.tried:
+                    self.tried = True
+                    return next(c for c in range(78) if c not in view.hand)
+                return super().chooseCard(view)
+
+        net = Net(seed=6)
+        clients = table(net, Clumsy("p0"), Client("p1"), Client("p2"), Client("p3"))
+        net.run()
+        played = [c for c in clients if c.scores and c.scores[0]["contract"]]
+        if not played:
+            self.skipTest("seed 6 gives an unplayed deal")  # pragma: no cover
+        self.assertEqual(clients[0].refusals, 1)
+        self.assertEqual(len(clients[0].scores), 1)
+
+    def test_badDiscardRetried(self) -> None:
+        """A discard with a king (or cards not held) gets ACK 0; the next one is taken."""
+        class Careless(Bidder):
+            tried = False
+
+            def chooseDiscard(self, view: TarotView) -> Any:
+                if not self.tried:
+                    self.tried = True
+                    kings = [c for c in view.hand if tarot.isKing(c)]
+                    others = [c for c in view.hand if c not in kings]
+                    return tuple((kings + others)[:5] + [77]) if 77 not in view.hand else \
+                        tuple(kings[:1] + others[:5])
+                return super().chooseDiscard(view)
+
+        net = Net(seed=3)
+        clients = table(net, Careless("p0", bid=1), Bidder("p1"), Bidder("p2"), Bidder("p3"))
+        net.run()
+        self.assertEqual(clients[0].refusals, 1)
+        self.assertEqual(clients[0].scores[0]["contract"], wire.PETITE)
+
+    def test_replayRefused(self) -> None:
+        """One 0 to ACK_REPLAY: everyone gets SEND_REPLAY_ANSWER 0 and is closed."""
+        net = Net(seed=7)
+        clients = table(net, Client("p0", 1), Client("p1", 5), Client("p2", 5), Client("p3", 5))
+        net.run()
+        for client in clients:
+            self.assertEqual(len(client.scores), 1)
+            self.assertTrue(client.ended)
+            self.assertTrue(client.lostConnection)
+        self.assertEqual(net.server.playing, set())
+
+
+class BotTests(SynchronousTestCase):
+    """Bots fill tables and take vacated seats."""
+
+    def test_botsAfter(self) -> None:
+        net = Net(seed=8, botsAfter=30)
+        client = Client("solo")
+        net.join(client)
+        net.clock.advance(29.9)
+        net.flush()
+        self.assertEqual(client.nicks, [])
+        net.run()
+        self.assertEqual(client.nicks, ["solo", "bot2", "bot3", "bot4"])
+        self.assertEqual(len(client.scores), 1)
+
+    def test_botsAtOnce(self) -> None:
+        net = Net(seed=8, botsAfter=0)
+        client = Client(None)
+        net.join(client)
+        net.run()
+        self.assertEqual(client.nicks[0], "player1")
+        self.assertEqual(len(client.scores), 1)
+
+    def test_tablesFillInTurn(self) -> None:
+        """A full table makes way: the fifth player waits at a new table."""
+        net = Net(seed=9)
+        clients = four(deals=1)
+        fifth = Client("p4")
+        for client in clients + [fifth]:
+            net.join(client)
+        net.flush()
+        self.assertTrue(all(len(c.scores) == 1 for c in clients))
+        self.assertEqual(fifth.place, 0)
+        self.assertEqual(fifth.nicks, [])
+        waiting = net.server.waiting
+        assert waiting is not None
+        self.assertEqual(waiting.places[0].nick, "p4")  # type: ignore[union-attr]
+
+    def test_leaverReplacedByBot(self) -> None:
+        """A player who leaves mid-deal: a bot plays on and the others finish."""
+        class Leaver(Client):
+            def chooseCard(self, view: TarotView) -> Any:
+                self.hangUp()
+                return defer.Deferred()
+
+        net = Net(seed=3)
+        clients = table(net, Bidder("p0", bid=1), Leaver("p1"), Bidder("p2"), Bidder("p3"))
+        net.run()
+        self.assertEqual(clients[1].scores, [])
+        self.assertEqual(len(clients[0].scores), 1)
+        self.assertTrue(all(c.ended for c in (clients[0], clients[2], clients[3])))
+
+    def test_lastPlayerLeavingEndsTheTable(self) -> None:
+        class Leaver(Client):
+            def chooseBid(self, view: TarotView) -> Any:
+                self.hangUp()
+                return defer.Deferred()
+
+        net = Net(seed=3, botsAfter=0)
+        client = Leaver("alone")
+        net.join(client)
+        net.run()
+        (record,) = net.server.store.records.values()  # type: ignore[attr-defined]
+        self.assertTrue(record.isFinished)
+        self.assertEqual(record.actions[-1].kind, "resign")
+        self.assertEqual(net.server.playing, set())
+
+
+class ReconnectTests(SynchronousTestCase):
+    """A player who comes back with its nick takes its seat back where the deal is."""
+
+    def leaveAt(self, phase: str, seed: int = 3, bid: int = 1, step: int = 1) -> tuple[Net, list[Client], Client]:
+        """p2 leaves when asked in ``phase`` (the ``step``th time); returns the net, the clients, p2 back."""
+        class Leaver(Bidder):
+            asked = 0
+
+            def _leave(self) -> Any:
+                self.asked += 1
+                if self.asked >= step:
+                    self.hangUp()
+                    return defer.Deferred()
+                return None
+
+            def chooseBid(self, view: TarotView) -> Any:
+                return (phase == "bidding" and self._leave()) or super().chooseBid(view)
+
+            def chooseDiscard(self, view: TarotView) -> Any:
+                return (phase == "discard" and self._leave()) or super().chooseDiscard(view)
+
+            def chooseCard(self, view: TarotView) -> Any:
+                return (phase == "play" and self._leave()) or super().chooseCard(view)
+
+            def playAgain(self, view: TarotView) -> Any:
+                return (phase == "end" and self._leave()) or super().playAgain(view)
+
+        net = Net(seed=seed, botDelay=5)
+        clients = table(net, Bidder("p0", 2), Bidder("p1", 2), Leaver("p2", 2, bid=bid),
+                        Bidder("p3", 2))
+        net.run(until=lambda: clients[2].lostConnection)
+        back = Bidder("p2", 2, bid=bid)
+        net.join(back)
+        return net, clients, back
+
+    def test_resumeWhileBidding(self) -> None:
+        net, clients, back = self.leaveAt("bidding")
+        self.assertEqual(back.branches[0], (wire.BP_SEND_BIDS, 1))
+        self.assertEqual(back.seat, 2)
+        self.assertEqual(back.place, 0)  # the SEND_PLACE of a new table, void
+        net.run()
+        self.assertEqual(len(back.scores), 2)
+        self.assertEqual(back.scores, clients[0].scores)
+
+    def test_resumeWhileDiscarding(self) -> None:
+        net, clients, back = self.leaveAt("discard")
+        self.assertEqual(back.branches[0], (wire.BP_GET_CHIEN, 0))
+        self.assertEqual(len(back.dealtHands[0]), 18)
+        net.run()
+        self.assertEqual(len(back.scores), 2)
+        self.assertEqual(back.scores[0]["contract"], wire.PETITE)
+        self.assertEqual(back.scores, clients[0].scores)
+
+    def test_resumeWhilePlaying(self) -> None:
+        net, clients, back = self.leaveAt("play", step=3)
+        point, played = back.branches[0]
+        self.assertEqual(point, wire.BP_SEND_TURN_CARD)
+        self.assertEqual(len(back.dealtHands[0]), 16)  # two cards played before leaving
+        self.assertIn(played, range(8, 13))
+        net.run()
+        self.assertEqual(len(back.scores), 2)
+        self.assertEqual(back.scores, clients[0].scores)
+        session = next(iter(net.server.playing), None)
+        self.assertIsNone(session)
+
+    def resumeAtTheEnd(self, botAnswered: bool) -> Client:
+        """p2 leaves during the play; comes back while p0 ponders ACK_REPLAY."""
+        pondering: list[defer.Deferred[bool]] = []
+
+        class Ponderer(Client):
+            def playAgain(self, view: TarotView) -> Any:
+                if len(self.scores) == 1:
+                    pondering.append(defer.Deferred())
+                    return pondering[-1]
+                return False
+
+        class Leaver(Client):
+            def chooseCard(self, view: TarotView) -> Any:
+                self.hangUp()
+                return defer.Deferred()
+
+        net = Net(seed=3, botDelay=5)
+        clients = table(net, Ponderer("p0", 2), Client("p1", 2), Leaver("p2", 2), Client("p3", 2))
+        net.run(until=lambda: bool(pondering))
+        if botAnswered:
+            net.clock.advance(5)
+            net.flush()
+        back = Client("p2", 2)
+        net.join(back)
+        self.assertEqual(back.branches, [(wire.BP_NEW_GAME, 2 if botAnswered else 1)])
+        pondering[0].callback(True)
+        net.run()
+        self.assertEqual(back.branches[1], (wire.BP_NEW_GAME, 0))
+        self.assertEqual(len(back.scores), 1 if botAnswered else 2)
+        self.assertEqual(back.scores[-1], clients[0].scores[-1])
+        self.assertTrue(back.ended)
+        return back
+
+    def test_resumeAtTheEndAnswerAwaited(self) -> None:
+        """The bot has not answered yet: SEND_SCORE, SHOW_CHIEN_AT_END, then its ACK_REPLAY."""
+        self.resumeAtTheEnd(botAnswered=False)
+
+    def test_resumeAtTheEndAnswered(self) -> None:
+        """The bot answered for it: SEND_REPLAY_ANSWER comes next."""
+        self.resumeAtTheEnd(botAnswered=True)
+
+    def test_defaultNickNotReclaimed(self) -> None:
+        net = Net(seed=3, botDelay=5)
+        clients = table(net, Client(None), Client("p1"), Client("p2"), Client("p3"))
+        net.flush()
+        clients[0].hangUp()
+        net.flush()
+        back = Client(None)
+        net.join(back)
+        self.assertEqual(back.nicks, [])  # a new waiting table
+
+
+class ServerStateTests(SynchronousTestCase):
+    """The server's per-connection machine after whole deals."""
+
+    def test_closedAfterTable(self) -> None:
+        net = Net(seed=1)
+        table(net, *four())
+        net.run()
+        players = [p.server for p in net.pumps]
+        for protocol in players:
+            self.assertEqual(stateName(protocol.player.machine), "closed")
+            self.assertIsInstance(protocol.player, TarotPlayer)
+
+    def test_seatsHeldByBotsAfterLeaving(self) -> None:
+        class Slow(Client):
+            def chooseBid(self, view: TarotView) -> Any:
+                return defer.Deferred()
+
+        net = Net(seed=3, botDelay=5)
+        clients = table(net, Client("p0"), Slow("p1"), Client("p2"), Client("p3"))
+        net.flush()
+        clients[2].hangUp()
+        net.flush()
+        (session,) = net.server.playing
+        assert session.table is not None
+        self.assertIsInstance(session.table.holders[2], BotSeat)
+        self.assertEqual(session.vacated, {2: "p2"})
+
+
+class Guest:
+    """A guest of another protocol: it sees its seat's updates and never answers."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.updates: list[Instructions] = []
+        self.seat: tuple[Table, Seat] | None = None
+        self.abortedWith: str | None = None
+
+    def update(self, table: Table, seat: Seat, instructions: Instructions) -> None:
+        self.seat = (table, seat)
+        self.updates.append(instructions)
+
+    def aborted(self, table: Table, seat: Seat, reason: str) -> None:
+        self.abortedWith = reason
+
+
+class MatchmakerTests(SynchronousTestCase):
+    """MaîtreTarot's matchmaker: a guest of any protocol at a table, under Tarot's rules."""
+
+    def test_guestBesideClients(self) -> None:
+        """A guest takes the next place; a silent guest's moves are played by the bot in time."""
+        net = Net(seed=3, timeout=10)
+        clients = [Client("p0"), Client("p1"), Client("p2")]
+        for client in clients[:2]:
+            net.join(client)
+        guest = Guest("web")
+        self.assertIsNone(net.server.hub.matchmakers["tarot"].enqueue(guest))
+        net.join(clients[2])
+        net.run()
+        assert guest.seat is not None
+        table, seat = guest.seat
+        self.assertEqual(seat, 2)
+        self.assertEqual(table.record.seats, ["p0", "p1", "web", "p2"])
+        self.assertEqual([len(c.scores) for c in clients], [1, 1, 1])
+        self.assertTrue(all(c.ended for c in clients))
+        self.assertTrue(table.finished)
+        self.assertTrue(guest.updates[-1].game_state.gameover)
+        self.assertEqual([c.nicks for c in clients], [["p0", "p1", "web", "p2"]] * 3)
+        actions = table.record.actions
+        waits = [actions[i].at - (actions[i - 1].at if i else 0.0)
+                 for i, action in enumerate(actions) if action.seat == seat]
+        self.assertTrue(waits)
+        self.assertEqual(set(waits), {10.0})  # each move played by the bot after the timeout
+        self.assertIsNone(net.server.hub.findTable(table.id))
+
+    def test_dequeueBeforeTheStart(self) -> None:
+        """A guest who leaves before the start frees its place; after it, dequeue does nothing."""
+        net = Net(seed=3)
+        guest = Guest("web")
+        matchmaker = net.server.hub.matchmakers["tarot"]
+        matchmaker.enqueue(guest)
+        room = net.server.waitingRoom()
+        self.assertEqual(room.names(), ["web", "", "", ""])
+        matchmaker.dequeue(guest)
+        self.assertEqual(room.places, [None] * 4)
+        self.assertEqual(net.clock.getDelayedCalls(), [])
+        clients = [Client(f"p{i}") for i in range(3)]
+        for client in clients:
+            net.join(client)
+        matchmaker.enqueue(guest)
+        net.flush()
+        assert guest.seat is not None
+        table, seat = guest.seat
+        matchmaker.dequeue(guest)
+        self.assertEqual(table.holders[seat].name, "web")
+        net.server.hub.vacate(table, seat)
+        self.assertIsInstance(table.holders[seat], BotSeat)
+        self.assertEqual(net.server.roomOf(table).vacated, {})  # type: ignore[union-attr]
+        net.run()
+        self.assertTrue(all(c.ended for c in clients))
