@@ -3,18 +3,28 @@ Message protocols over WebSocket: one protocol message per WebSocket message.
 
 A L{MessageWebSocketResource} hosts any protocol that, besides the usual
 C{makeConnection}/C{connectionLost}, reads whole messages with
-C{messageDataReceived(data)}: the same protocol class then serves TCP and
-WebSocket connections, and shares everything behind it.
+C{messageDataReceived(data)}: the same protocol class (built by the same
+factory) then serves TCP and WebSocket connections, and shares everything
+behind it.  Binary or text messages, and a size limit, are the only
+settings; every endpoint of the web port (C{/connect4}, C{/engine}) is one.
+
+With the L{Limits} of the factory's hub, a WebSocket also keeps to them:
+only the page's own origin (and C{allowedOrigins}) may open it, a peer
+holds C{maxConnectionsPerPeer} at most, its messages are metered (a token
+bucket: past it the connection is not read until it refills), a message
+begun must be whole within C{messageTimeout}, and a WebSocket silent for
+C{webSocketIdleTimeout} (it is pinged halfway) is closed.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Any, Callable, Protocol
 
 from hyperlink import URL
 from twisted.internet.address import IPv4Address
 from twisted.internet.defer import Deferred
-from twisted.internet.interfaces import IAddress, IReactorTCP
+from twisted.internet.interfaces import IAddress, IDelayedCall, IReactorTCP, IReactorTime
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 from twisted.web.server import Request
@@ -23,11 +33,17 @@ from twisted.web.websocket import (
     WebSocketResource,
     WebSocketTransport,
 )
+from wsproto.utilities import LocalProtocolError
+
+from gameproto._compat import afterChannelData, pendingMessageBytes
+from gameproto.net import Limits, TokenBucket, connectionLimits, faultLine
 
 log = Logger(namespace="gameproto.web")
 
 MESSAGE_TOO_BIG = 1009
 UNSUPPORTED_DATA = 1003
+GOING_AWAY = 1001
+POLICY_VIOLATION = 1008
 
 
 class MessageProtocol(Protocol):
@@ -46,25 +62,48 @@ class MessageProtocol(Protocol):
 class MessageTransport:
     """
     The transport a hosted protocol sees: each C{write} is one WebSocket
-    message (binary, or text when ``text`` is set).
+    message (binary, or text when ``text`` is set).  On the server side it
+    is also the consumer of the hosted protocol's writes (the HTTP
+    request's producer) and pauses reading the connection under it.
     """
 
     disconnecting = False
 
     def __init__(self, ws: WebSocketTransport, peer: IAddress, host: IAddress,
-                 text: bool = False) -> None:
+                 text: bool = False, request: Request | None = None) -> None:
         self._ws = ws
         self._peer = peer
         self._host = host
         self._text = text
+        self._request = request
+        self._pauses: set[str] = set()
+
+    @property
+    def stream(self) -> Any:
+        """The byte transport under the WebSocket (None if it has none)."""
+        return getattr(self._ws, "transport", None)
 
     def write(self, data: bytes) -> None:
         if self.disconnecting:
             return
-        if self._text:
-            self._ws.sendTextMessage(data.decode("utf-8"))
-        else:
-            self._ws.sendBytesMessage(data)
+        try:
+            if self._text:
+                self._ws.sendTextMessage(data.decode("utf-8"))
+            else:
+                self._ws.sendBytesMessage(data)
+        except LocalProtocolError:
+            # The peer's close frame was read: the WebSocket takes no more
+            # messages, and connectionLost follows.
+            self.disconnecting = True
+
+    def ping(self, payload: bytes) -> None:
+        """Ping the peer (nothing once the WebSocket is closing)."""
+        if self.disconnecting:
+            return
+        try:
+            self._ws.ping(payload)
+        except LocalProtocolError:
+            self.disconnecting = True
 
     def writeSequence(self, data: list[bytes]) -> None:
         for chunk in data:
@@ -73,9 +112,51 @@ class MessageTransport:
     def loseConnection(self, code: int = 1000) -> None:
         if not self.disconnecting:
             self.disconnecting = True
-            self._ws.loseConnection(code)
+            try:
+                self._ws.loseConnection(code)
+            except LocalProtocolError:  # the peer closed first: its close was answered
+                pass
 
-    abortConnection = loseConnection
+    def abortConnection(self) -> None:
+        """Drop the connection at once, without waiting for anything to be sent."""
+        self.disconnecting = True
+        stream = self.stream
+        if stream is not None:
+            stream.abortConnection()
+        else:
+            self._ws.loseConnection(GOING_AWAY)
+
+    def registerProducer(self, producer: Any, streaming: bool) -> None:
+        """``producer`` is told when the connection cannot take more bytes for now."""
+        if self._request is None:
+            raise RuntimeError("no consumer to register with")
+        self._request.registerProducer(producer, streaming)
+
+    def unregisterProducer(self) -> None:
+        if self._request is not None:
+            self._request.unregisterProducer()
+
+    def pauseReading(self, why: str) -> None:
+        """Read nothing more from the connection until L{resumeReading} for each ``why``."""
+        if not self._pauses and not self.disconnecting and self.stream is not None:
+            self.stream.pauseProducing()
+        self._pauses.add(why)
+
+    def resumeReading(self, why: str) -> None:
+        if why not in self._pauses:
+            return
+        self._pauses.discard(why)
+        if not self._pauses and not self.disconnecting and self.stream is not None:
+            self.stream.resumeProducing()
+
+    def pauseProducing(self) -> None:
+        self.pauseReading("hosted")
+
+    def resumeProducing(self) -> None:
+        self.resumeReading("hosted")
+
+    def stopProducing(self) -> None:
+        self.abortConnection()
 
     def getPeer(self) -> IAddress:
         return self._peer
@@ -84,57 +165,112 @@ class MessageTransport:
         return self._host
 
 
-def _pendingBytes(ws: object) -> int:
-    """
-    Bytes of a message still being assembled by Twisted's WebSocket
-    implementation (it keeps them in C{_bytesBuffer}/C{_textBuffer}).
-    """
-    pending = 0
-    for name in ("_bytesBuffer", "_textBuffer"):
-        data = getattr(getattr(ws, name, None), "data", None)
-        if data is not None:
-            pending += len(data)
-    return pending
-
-
 class WebSocketBridge:
     """
     A Twisted C{WebSocketProtocol} hosting one L{MessageProtocol}, server or
     client side.  Messages over ``maxMessage`` bytes close the connection
     (code 1009), on the server side even before they are complete; a text
     message where binary ones are expected (or the reverse) closes it with
-    code 1003.
+    code 1003.  With ``limits`` (and a ``clock``), the server side meters
+    messages, times out a message begun and a silent connection.
     """
 
     def __init__(self, hosted: MessageProtocol, maxMessage: int, peer: IAddress,
-                 host: IAddress, text: bool = False, request: Request | None = None) -> None:
+                 host: IAddress, text: bool = False, request: Request | None = None,
+                 limits: Limits | None = None, clock: IReactorTime | None = None) -> None:
         self.hosted = hosted
         self.maxMessage = maxMessage
         self.text = text
         self.peer = peer
         self.host = host
         self.request = request
+        self.limits = limits if clock is not None else None
+        self.clock = clock
         self._ws: WebSocketTransport | None = None
         self._transport: MessageTransport | None = None
+        self._bucket: TokenBucket | None = None
+        self._queue: deque[bytes] = deque()
+        self._heard = 0.0
+        self._messageBegun: float | None = None
+        self._calls: dict[str, IDelayedCall] = {}
+
+    # -- connection ------------------------------------------------------------
 
     def negotiationStarted(self, transport: WebSocketTransport) -> None:
         self._ws = transport
-        channel = getattr(self.request, "channel", None)
-        upstream: Callable[[bytes], None] | None = getattr(channel, "dataReceived", None)
-        if upstream is None:
-            return
-
-        def guarded(data: bytes) -> None:
-            upstream(data)
-            if self._transport is not None and _pendingBytes(transport) > self.maxMessage:
-                self._refuse(MESSAGE_TOO_BIG, "WebSocket message too big")
-
-        channel.dataReceived = guarded  # type: ignore[union-attr]
+        if self.request is not None:
+            afterChannelData(self.request.channel, self._afterData, self._closing)
 
     def negotiationFinished(self) -> None:
         assert self._ws is not None
-        self._transport = MessageTransport(self._ws, self.peer, self.host, self.text)
+        self._transport = MessageTransport(self._ws, self.peer, self.host, self.text,
+                                           self.request)
+        limits, clock = self.limits, self.clock
+        if limits is not None and clock is not None:
+            if limits.messageRate:
+                self._bucket = TokenBucket(limits.messageRate, limits.messageBurst, clock)
+            self._heard = clock.seconds()
+            self._later("idle", limits.webSocketIdleTimeout / 2, self._checkIdle)
         self.hosted.makeConnection(self._transport)
+
+    def _later(self, name: str, delay: float, call: Callable[[], None]) -> None:
+        assert self.clock is not None
+        old = self._calls.pop(name, None)
+        if old is not None and old.active():
+            old.cancel()
+
+        def run() -> None:
+            del self._calls[name]
+            call()
+
+        self._calls[name] = self.clock.callLater(max(delay, 0.0), run)
+
+    def _closing(self) -> bool:
+        return self._transport is not None and self._transport.disconnecting
+
+    def _afterData(self) -> None:
+        """After every chunk of bytes: heard from; a message growing too big or too slowly."""
+        if self._transport is None or self._ws is None or self._transport.disconnecting:
+            return
+        pending = pendingMessageBytes(self._ws)
+        if pending > self.maxMessage:
+            self._refuse(MESSAGE_TOO_BIG, "WebSocket message too big")
+            return
+        if self.limits is None or self.clock is None:
+            return
+        self._heard = self.clock.seconds()
+        if not pending:
+            self._messageBegun = None
+        elif self._messageBegun is None:
+            self._messageBegun = self._heard
+            if "message" not in self._calls:
+                self._later("message", self.limits.messageTimeout, self._checkMessage)
+
+    def _checkMessage(self) -> None:
+        if self._messageBegun is None or self.limits is None or self.clock is None:
+            return
+        left = self._messageBegun + self.limits.messageTimeout - self.clock.seconds()
+        if left > 0:
+            self._later("message", left, self._checkMessage)
+        else:
+            self._refuse(POLICY_VIOLATION, "a message not complete "
+                         f"{self.limits.messageTimeout:g} seconds after it began")
+
+    def _checkIdle(self) -> None:
+        if self._transport is None or self._transport.disconnecting or \
+                self.limits is None or self.clock is None or self._ws is None:
+            return
+        idle = self.limits.webSocketIdleTimeout
+        if self._queue:  # its messages wait for their turn: not read, yet not silent
+            self._heard = self.clock.seconds()
+        silent = self.clock.seconds() - self._heard
+        if silent >= idle:
+            self._refuse(GOING_AWAY, f"silent for {idle:g} seconds")
+        elif silent >= idle / 2:
+            self._transport.ping(b"gameproto")
+            self._later("idle", idle - silent, self._checkIdle)
+        else:
+            self._later("idle", idle / 2 - silent, self._checkIdle)
 
     def _refuse(self, code: int, reason: str) -> None:
         assert self._transport is not None
@@ -142,6 +278,10 @@ class WebSocketBridge:
             return
         log.info("websocket {peer}: closing: {reason}", peer=self.peer, reason=reason)
         self._transport.loseConnection(code)
+        if self.limits is not None:
+            self._later("abort", self.limits.closeTimeout, self._transport.abortConnection)
+
+    # -- messages --------------------------------------------------------------
 
     def bytesMessageReceived(self, data: bytes | bytearray) -> None:
         if self._transport is None or self._transport.disconnecting:
@@ -151,7 +291,7 @@ class WebSocketBridge:
         elif len(data) > self.maxMessage:
             self._refuse(MESSAGE_TOO_BIG, "WebSocket message too big")
         else:
-            self.hosted.messageDataReceived(bytes(data))
+            self._deliver(bytes(data))
 
     def textMessageReceived(self, message: str) -> None:
         if self._transport is None or self._transport.disconnecting:
@@ -163,28 +303,174 @@ class WebSocketBridge:
         if len(data) > self.maxMessage:
             self._refuse(MESSAGE_TOO_BIG, "WebSocket message too big")
         else:
+            self._deliver(data)
+
+    def _deliver(self, data: bytes) -> None:
+        """Give the hosted protocol one message, or hold it till the fair share refills."""
+        self._messageBegun = None
+        if self._bucket is None or (not self._queue and self._bucket.take()):
             self.hosted.messageDataReceived(data)
+            return
+        assert self._transport is not None
+        self._queue.append(data)
+        if len(self._queue) == 1:
+            self._transport.pauseReading("rate")
+            self._later("rate", self._bucket.wait(), self._refilled)
+
+    def _refilled(self) -> None:
+        assert self._bucket is not None and self._transport is not None
+        while self._queue and not self._transport.disconnecting and self._bucket.take():
+            self.hosted.messageDataReceived(self._queue.popleft())
+        if self._queue and not self._transport.disconnecting:
+            self._later("rate", self._bucket.wait(), self._refilled)
+        else:
+            self._queue.clear()
+            self._transport.resumeReading("rate")
+
+    @property
+    def held(self) -> int:
+        """Messages received and held until the connection's fair share refills."""
+        return len(self._queue)
 
     def pongReceived(self, payload: bytes) -> None:
         pass
 
     def connectionLost(self, reason: Failure) -> None:
+        for call in self._calls.values():
+            if call.active():
+                call.cancel()
+        self._calls.clear()
+        self._queue.clear()
         if self._transport is not None:
             self._transport.disconnecting = True
             self.hosted.connectionLost(reason)
 
 
+def _defaultPort(scheme: str) -> str:
+    return {"http": "80", "https": "443", "ws": "80", "wss": "443"}.get(scheme, "")
+
+
+def _origin(scheme: str, hostport: str) -> str:
+    """``scheme://host[:port]``, lower case, without the scheme's default port."""
+    hostport = hostport.strip().lower()
+    default = _defaultPort(scheme)
+    if default and hostport.endswith(":" + default):
+        hostport = hostport[: -len(default) - 1]
+    return f"{scheme}://{hostport}"
+
+
+def pageOrigin(request: Request) -> str | None:
+    """The origin of the page served by this web port, as the request names it (its Host)."""
+    host = request.getHeader(b"host")
+    if not host:
+        return None
+    return _origin("https" if request.isSecure() else "http", host.decode("latin-1"))
+
+
+def originAllowed(request: Request, allowed: tuple[str, ...] = ()) -> bool:
+    """
+    Whether a WebSocket upgrade ``request`` may be accepted: it has no
+    Origin (a program, not a browser), or its Origin is the page's own or
+    one of ``allowed``.
+    """
+    header = request.getHeader(b"origin")
+    if header is None:
+        return True
+    text = header.decode("latin-1").strip().rstrip("/").lower()
+    scheme, sep, rest = text.partition("://")
+    origin = _origin(scheme, rest) if sep else text
+    own = pageOrigin(request)
+    return origin == own or origin in {
+        _origin(*entry.split("://", 1)) if "://" in entry else entry for entry in allowed}
+
+
 class _ServerBridges:
     def __init__(self, build: Callable[[Request], MessageProtocol], maxMessage: int,
-                 text: bool) -> None:
+                 text: bool, limits: Limits | None = None,
+                 clock: IReactorTime | None = None) -> None:
         self._build = build
         self._maxMessage = maxMessage
         self._text = text
+        self._limits = limits
+        self._clock = clock
 
     def buildProtocol(self, request: Request) -> WebSocketBridge:
         return WebSocketBridge(self._build(request), self._maxMessage,
                                request.getClientAddress(), request.getHost(), self._text,
-                               request)
+                               request, self._limits, self._clock)
+
+
+class ProtocolFactory(Protocol):
+    """What builds a hosted protocol for a peer: a Twisted protocol factory."""
+
+    def buildProtocol(self, addr: IAddress) -> Any:
+        ...
+
+
+class CheckedWebSocketResource(WebSocketResource):
+    """
+    A WebSocket endpoint that refuses (HTTP 403, one log line) an upgrade
+    from a page of another origin than this server's and ``allowedOrigins``;
+    an upgrade without Origin (a program) is accepted.
+    """
+
+    allowedOrigins: tuple[str, ...] = ()
+    faults: Any = None
+    """Where refusals are logged (the hub's C{FaultLog}: a bounded rate per peer), if anywhere."""
+
+    def render_GET(self, request: Request) -> bytes | int:
+        if not originAllowed(request, self.allowedOrigins):
+            faultLine(self.faults, _peerName(request),
+                      "websocket {peer}: refused: a page of {origin} may not connect",
+                      origin=(request.getHeader(b"origin") or b"").decode("latin-1"))
+            request.setResponseCode(403)
+            request.setHeader(b"content-type", b"text/plain; charset=utf-8")
+            return b"a page of another site may not connect here\n"
+        return self.accept(request)
+
+    def accept(self, request: Request) -> bytes | int:
+        """The upgrade, once its origin is allowed."""
+        result: bytes | int = super().render_GET(request)
+        return result
+
+
+def _peerName(request: Request) -> str:
+    address = request.getClientAddress()
+    return str(getattr(address, "host", None) or address)
+
+
+class MessageWebSocketResource(CheckedWebSocketResource):
+    """
+    A WebSocket endpoint whose every connection hosts a protocol built by
+    ``factory`` (the same factory may serve a TCP port), for the peer's
+    address.  Messages are binary, or text (UTF-8) when ``text`` is set;
+    those over ``maxMessage`` bytes close the connection.  The factory's
+    L{Limits} (a L{gameproto.net.GameServerFactory}'s, from its hub) apply.
+    """
+
+    def __init__(self, factory: ProtocolFactory, maxMessage: int, text: bool = False) -> None:
+        self.protocolFactory = factory
+        limits, clock = connectionLimits(factory)
+        if limits is not None:
+            self.allowedOrigins = limits.allowedOrigins
+        self.faults = getattr(getattr(getattr(factory, "server", None), "hub", None),
+                              "faults", None)
+        super().__init__(_ServerBridges(self._build, maxMessage, text, limits,  # type: ignore[arg-type]
+                                        clock))
+
+    def accept(self, request: Request) -> bytes | int:
+        admits = getattr(self.protocolFactory, "admits", None)
+        if admits is not None and not admits(request.getClientAddress()):
+            faultLine(self.faults, _peerName(request),
+                      "websocket {peer}: refused: too many connections from this peer")
+            request.setResponseCode(503)
+            request.setHeader(b"content-type", b"text/plain; charset=utf-8")
+            return b"too many connections from your address\n"
+        return super().accept(request)
+
+    def _build(self, request: Request) -> MessageProtocol:
+        hosted: MessageProtocol = self.protocolFactory.buildProtocol(request.getClientAddress())
+        return hosted
 
 
 def messageWebSocketResource(
@@ -192,9 +478,11 @@ def messageWebSocketResource(
 ) -> WebSocketResource:
     """
     A resource serving WebSocket connections, each hosting the protocol that
-    ``build(request)`` returns.
+    ``build(request)`` returns (L{MessageWebSocketResource} builds them
+    from a protocol factory).  Only the page's own origin, or a program
+    (no Origin), may connect.
     """
-    return WebSocketResource(_ServerBridges(build, maxMessage, text))  # type: ignore[arg-type]
+    return CheckedWebSocketResource(_ServerBridges(build, maxMessage, text))  # type: ignore[arg-type]
 
 
 class _ClientBridge:
