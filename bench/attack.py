@@ -51,6 +51,15 @@ nonreader
     ``--pipelined`` pipelined GETs of ``/static/app.js`` and ``/api/games``
     and never reading; at the window's end each is read once to see
     whether the server had closed it.
+nonreader-engine
+    The same on a game protocol: an all-bot Tarot game is created (``POST
+    /api/games``), then ``--nonreaders`` connections to the engine JSON
+    port (receive buffer 4 KiB) each write ``--pipelined`` pairs of
+    ``watch`` (that game: each answered with its whole public display) and
+    ``leave`` lines and never read; the server's
+    ``gameproto_write_buffer_bytes{protocol="engine"}`` is read each second
+    (its largest value is reported), and at the window's end each
+    connection is read once to see whether the server had closed it.
 flood-engine
     ``--flood-connections`` connections to the engine JSON port writing
     ``{"type":"watch","game":999999}`` lines as fast as the server takes
@@ -94,8 +103,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Callable
 
-import harness
-from harness import (
+from bench import harness
+from bench.harness import (
     REPO,
     Child,
     OneProtocol,
@@ -122,15 +131,16 @@ from harness import (
 
 harness.gameprotoFirst(sys.argv)
 
-import connect4_load  # noqa: E402
-from connect4_load import JOIN_QUEUE, Player  # noqa: E402
-from connect4_load import Run as VictimRun  # noqa: E402
+from bench import connect4_client as connect4_load  # noqa: E402
+from bench.connect4_client import JOIN_QUEUE, Player  # noqa: E402
+from bench.connect4_client import Run as VictimRun  # noqa: E402
 from twisted.internet import reactor  # noqa: E402
 from twisted.internet.defer import Deferred  # noqa: E402
 from twisted.internet.protocol import Protocol, connectionDone  # noqa: E402
 from twisted.python.failure import Failure  # noqa: E402
 
-ATTACKS = ("nonreader", "flood-engine", "flood-connect4", "upgrades", "burst", "tarot")
+ATTACKS = ("nonreader", "nonreader-engine", "flood-engine", "flood-connect4", "upgrades",
+           "burst", "tarot")
 ATTACKER = "127.0.0.1"
 _attackers = iter(range(100, 250))
 
@@ -382,6 +392,55 @@ class NonReaderAttack(Attack):
                 c.transport.abortConnection()  # type: ignore[attr-defined]
 
 
+class EngineNonReaderAttack(Attack):
+    """Game-protocol clients that send and never read (see the module's docstring)."""
+
+    clients: list[NonReader]
+
+    async def run(self) -> None:
+        self.clients = []
+        self.stats["most bytes waiting for the engine port"] = 0.0
+        web = self.ports["web"]
+        body = json.dumps({"engine": "tarot", "init": {}, "bots": [1, 2, 3, 4]}).encode()
+        answer = await raw(web, httpRequest("POST", "/api/games", web, body,
+                                            ("Content-Type: application/json",)),
+                           source=self.source)
+        try:
+            game = json.loads(httpBody(answer))["id"]
+        except (ValueError, KeyError, TypeError):
+            self.stats["create"] = httpStatus(answer)
+            return
+        lines = (b'{"type":"watch","game":%d}\n{"type":"leave"}\n' % game) * self.args.pipelined
+        self.clients = [NonReader(lines) for _ in range(self.args.nonreaders)]
+        for c in self.clients:
+            connectFrom(self.ports["engine"], c, self.source)
+        self.stats["game watched"] = game
+        self.stats["connections"] = len(self.clients)
+        self.stats["messages sent"] = len(self.clients) * self.args.pipelined * 2
+        key = 'gameproto_write_buffer_bytes{protocol="engine"}'
+        while not self.stopping:
+            figures = await scrapeMetrics(web)
+            self.stats["most bytes waiting for the engine port"] = max(
+                self.stats["most bytes waiting for the engine port"], figures.get(key, 0.0))
+            await sleep(1.0)
+
+    async def stop(self) -> None:
+        await super().stop()
+        if not self.clients:
+            return
+        closedBefore = sum(c.lost for c in self.clients)
+        for c in self.clients:
+            if c.transport is not None and not c.lost:
+                c.transport.resumeProducing()  # type: ignore[attr-defined]
+        await sleep(1.0)
+        self.stats["closed by the server (before reading)"] = closedBefore
+        self.stats["closed by the server"] = sum(c.lost for c in self.clients)
+        self.stats["bytes read afterwards (MiB)"] = sum(c.readAfter for c in self.clients) / 2**20
+        for c in self.clients:
+            if c.transport is not None and not c.lost:
+                c.transport.abortConnection()  # type: ignore[attr-defined]
+
+
 class Flooder(Protocol):
     """Writes ``chunk`` whenever the transport takes more (a streaming producer); reads and drops."""
 
@@ -552,7 +611,8 @@ class TarotAttack(Attack):
 
 
 ATTACK_CLASSES: dict[str, type[Attack]] = {
-    "nonreader": NonReaderAttack, "flood-engine": FloodAttack,
+    "nonreader": NonReaderAttack, "nonreader-engine": EngineNonReaderAttack,
+    "flood-engine": FloodAttack,
     "flood-connect4": Connect4Flood, "upgrades": UpgradeAttack, "burst": BurstAttack,
     "tarot": TarotAttack,
 }
@@ -795,9 +855,11 @@ def parseArgs(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--warmup", type=float, default=2.0, help="seconds before the baseline")
     parser.add_argument("--settle", type=float, default=2.0,
                         help="seconds after each attack before the next window")
-    parser.add_argument("--nonreaders", type=int, default=20, help="nonreader: connections")
+    parser.add_argument("--nonreaders", type=int, default=20,
+                        help="nonreader, nonreader-engine: connections")
     parser.add_argument("--pipelined", type=int, default=400,
-                        help="nonreader: requests pipelined on each connection")
+                        help="nonreader: requests pipelined on each connection; "
+                             "nonreader-engine: watch and leave pairs")
     parser.add_argument("--flood-connections", type=int, default=8,
                         help="flood-*: connections flooding at once")
     parser.add_argument("--flood-reconnects", type=int, default=200,

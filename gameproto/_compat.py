@@ -16,7 +16,10 @@ go away:
     the upgrade request, and whether a channel was upgraded
     (L{upgradedToWebSocket});
   - Twisted's transports: the bytes a connection has still to send
-    (L{pendingWriteBytes}), for the metrics.
+    (L{pendingWriteBytes}), for the metrics;
+  - Twisted's HTTP channel: a pull producer (a static file's) registered
+    while the channel waits for its transport starts paused, as the channel
+    is (L{pauseLikeChannel}).
 """
 
 from __future__ import annotations
@@ -26,8 +29,8 @@ from typing import Any, Callable, TypeVar
 from automat import NoTransition
 from wsproto.utilities import LocalProtocolError
 
-__all__ = ["afterChannelData", "currentStateName", "indexTransitions", "pendingMessageBytes",
-           "upgradedToWebSocket"]
+__all__ = ["afterChannelData", "currentStateName", "indexTransitions", "pauseLikeChannel",
+           "pendingMessageBytes", "pendingWriteBytes", "upgradedToWebSocket"]
 
 MachineT = TypeVar("MachineT")
 
@@ -163,3 +166,31 @@ def pendingWriteBytes(transport: object) -> int:
             return max(len(data) - offset, 0) + temp
         transport = getattr(transport, "_ws", None) or getattr(transport, "transport", None)
     return 0
+
+
+# -- Twisted's HTTP channel ----------------------------------------------------
+
+
+def pauseLikeChannel(channel: object) -> bool:
+    """
+    Pause the request producer just registered with Twisted's HTTP
+    ``channel`` if the channel is itself paused, its transport's buffer
+    being full (call it right after C{registerProducer}); whether it did.
+
+    C{HTTPChannel.registerProducer} wraps a pull producer (C{static.File}'s)
+    in its private C{_PullToPush} and starts it streaming at once, even
+    while the channel's private C{_waitingForTransport} says the transport
+    cannot take more (a client pipelining requests that reads nothing);
+    when the transport drains, the channel resumes a task that was never
+    paused, and C{task.NotPaused} is logged as an unhandled error.  Relies
+    on C{_waitingForTransport}, on C{_requestProducer} (the wrapper) and on
+    the wrapper's C{pauseProducing} pausing its cooperative task.
+    """
+    if not getattr(channel, "_waitingForTransport", False):
+        return False
+    producer = getattr(channel, "_requestProducer", None)
+    pause = getattr(producer, "pauseProducing", None)
+    if pause is None:
+        return False
+    pause()
+    return True

@@ -26,7 +26,15 @@ L{refused} is the one call every layer makes to count a refusal.
 from __future__ import annotations
 
 import weakref
-from typing import TYPE_CHECKING, Callable, ContextManager, Iterable, Iterator
+from typing import (
+    TYPE_CHECKING,
+    Callable,
+    ContextManager,
+    Iterable,
+    Iterator,
+    Protocol,
+    runtime_checkable,
+)
 
 from prometheus_client import CollectorRegistry, Counter, Histogram
 from prometheus_client.core import GaugeMetricFamily, Metric
@@ -41,7 +49,8 @@ from gameproto._compat import pendingWriteBytes
 if TYPE_CHECKING:
     from gameproto.engine.table import Table
 
-__all__ = ["Metrics", "MetricsResource", "metricsOf", "refused"]
+__all__ = ["FactoryHolder", "HubHolder", "Metrics", "MetricsHolder", "MetricsResource", "Named",
+           "ServerHolder", "metricsOf", "refused"]
 
 STORE_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
                  0.25, 0.5, 1.0)
@@ -161,41 +170,78 @@ class _Scraped(Collector):
         yield replays
 
 
+@runtime_checkable
+class MetricsHolder(Protocol):
+    """What holds a service's metrics: a hub."""
+
+    metrics: Metrics
+
+
+@runtime_checkable
+class HubHolder(Protocol):
+    """What holds the hub: a protocol's server, a web resource, a player."""
+
+    hub: object
+
+
+@runtime_checkable
+class ServerHolder(Protocol):
+    """What holds a protocol's server: the factory of its connections."""
+
+    server: object
+
+
+@runtime_checkable
+class FactoryHolder(Protocol):
+    """What knows the factory that built it: a connection (a Twisted protocol)."""
+
+    factory: object
+
+
+@runtime_checkable
+class Named(Protocol):
+    """A connection naming its protocol (a L{gameproto.net.WireProtocol})."""
+
+    logName: str
+
+
 def metricsOf(source: object) -> Metrics | None:
     """
-    The metrics ``source`` leads to: a L{Metrics}; a hub (or anything with
-    C{.metrics}); a server, resource or player holding C{.hub}; a
-    connection whose C{factory.server} holds the hub.  None otherwise.
+    The metrics ``source`` leads to, down the declared holders: a
+    L{Metrics}; a L{MetricsHolder} (the hub); a L{HubHolder} (a server,
+    resource or player); a L{ServerHolder} (a factory); a L{FactoryHolder}
+    (a connection).  None otherwise.
     """
-    for _ in range(6):
+    for _ in range(5):
         if isinstance(source, Metrics):
             return source
-        found = getattr(source, "metrics", None)
-        if isinstance(found, Metrics):
-            return found
-        following = getattr(source, "hub", None)
-        if following is None:
-            following = getattr(source, "server", None)
-        if following is None:
-            following = getattr(source, "factory", None)
-        if following is None:
+        if isinstance(source, MetricsHolder):
+            return source.metrics if isinstance(source.metrics, Metrics) else None
+        if isinstance(source, HubHolder):
+            source = source.hub
+        elif isinstance(source, ServerHolder):
+            source = source.server
+        elif isinstance(source, FactoryHolder):
+            source = source.factory
+        else:
             return None
-        source = following
     return None
 
 
 def refused(protocol: object, cause: str, name: str | None = None) -> None:
     """
-    Count one refusal (a connection closed, a message dropped, a request
-    refused) of ``cause`` (a short word: C{malformed}, C{rate-limit},
-    C{origin}, C{backpressure}, C{too-many}) on the metrics ``protocol``
-    leads to (see L{metricsOf}): usually the Twisted protocol of the
-    connection refused, whose C{logName} is the protocol's label; else
+    Count one refusal (a connection closed, a message held back, a
+    request refused) of ``cause`` (a short word: C{dropped},
+    C{rate-limit}, C{origin}, C{backpressure}, C{too-many}, ...; the
+    operations document lists them) on the metrics ``protocol`` leads to
+    (see L{metricsOf}): usually the Twisted protocol of the connection
+    refused, whose C{logName} (L{Named}) is the protocol's label; else
     ``name`` says it.  Nothing happens where no metrics are found.
     """
     metrics = metricsOf(protocol)
     if metrics is not None:
-        metrics.refused(name or str(getattr(protocol, "logName", None) or "web"), cause)
+        named = protocol.logName if isinstance(protocol, Named) else None
+        metrics.refused(name or named or "web", cause)
 
 
 class MetricsResource(Resource):

@@ -8,7 +8,17 @@ connections of one peer.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Generic, Iterable, Iterator, TypeVar
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    Generic,
+    Iterable,
+    Iterator,
+    Protocol as TypingProtocol,
+    TypeVar,
+    runtime_checkable,
+)
 
 import attrs
 from twisted.internet.interfaces import IAddress, IDelayedCall, IPushProducer, IReactorTime
@@ -204,7 +214,64 @@ def tuneStream(transport: object) -> None:
                 pass
 
 
-def faultLine(faults: Any, peer: str, format: str, **fields: Any) -> None:
+class FaultSink(TypingProtocol):
+    """Where clients' faults are logged at a bounded rate per peer (the hub's C{FaultLog})."""
+
+    def fault(self, peer: str, format: str, **fields: Any) -> bool:
+        """Log ``format`` for ``peer``, unless it had its lines: whether it was logged."""
+
+
+@runtime_checkable
+class LimitsHub(TypingProtocol):
+    """What connections need of the hub: its limits, its fault log and its metrics."""
+
+    limits: Limits
+    faults: FaultSink
+    metrics: Metrics
+
+
+@runtime_checkable
+class HubServer(TypingProtocol):
+    """A protocol's server as the factory of its connections sees it: its hub and clock."""
+
+    hub: LimitsHub
+    clock: IReactorTime
+
+
+@runtime_checkable
+class ConnectionSource(TypingProtocol):
+    """
+    What a factory offers the connections it builds (TCP or WebSocket):
+    the limits they keep to, on which clock, whether a peer may open one
+    more, where faults are logged and refusals counted.
+    L{GameServerFactory} provides it.
+    """
+
+    @property
+    def limits(self) -> Limits | None:
+        """The limits (None: none)."""
+
+    @property
+    def clock(self) -> IReactorTime | None:
+        """The clock the limits' times run on."""
+
+    @property
+    def faults(self) -> FaultSink | None:
+        """Where clients' faults are logged (None: the log, unbounded)."""
+
+    @property
+    def metrics(self) -> Metrics | None:
+        """Where refusals are counted (None: nowhere)."""
+
+    @property
+    def logName(self) -> str:
+        """The protocol's name, in logs and metrics."""
+
+    def admits(self, address: IAddress | None) -> bool:
+        """Whether a peer at ``address`` may open one more connection."""
+
+
+def faultLine(faults: FaultSink | None, peer: str, format: str, **fields: Any) -> None:
     """
     A client's fault in one log line: through ``faults`` (the hub's
     C{FaultLog}: at a bounded rate per peer) when there is one.
@@ -216,11 +283,14 @@ def faultLine(faults: Any, peer: str, format: str, **fields: Any) -> None:
 
 
 def connectionLimits(factory: object) -> tuple[Limits | None, IReactorTime | None]:
-    """The limits and the clock of the connections ``factory`` builds (Nones: no limits)."""
-    limits = getattr(factory, "limits", None)
-    clock = getattr(factory, "clock", None)
-    if isinstance(limits, Limits) and clock is not None:
-        return limits, clock
+    """
+    The limits and the clock of the connections ``factory`` (a
+    L{ConnectionSource}) builds; Nones for any other factory, or without limits.
+    """
+    if isinstance(factory, ConnectionSource):
+        limits, clock = factory.limits, factory.clock
+        if limits is not None and clock is not None:
+            return limits, clock
     return None, None
 
 
@@ -269,7 +339,7 @@ class WireProtocol(Protocol):
             self._metrics.connectionOpened(self, self.logName)
         self._readPauses: set[str] = set()
         self._held: list[Any] = []
-        self._limits, self._clock = connectionLimits(getattr(self, "factory", None))
+        self._limits, self._clock = connectionLimits(self.factory)
         if self._limits is None or self._clock is None:
             return
         if self._limits.messageRate:
@@ -353,6 +423,8 @@ class WireProtocol(Protocol):
         if self._bucket is None or self._bucket.take():
             return True
         if self._resumeCall is None and self._clock is not None:
+            if self._metrics is not None:
+                self._metrics.refused(self.logName, "rate-limit")
             self._pauseReading("rate")
             self._messageStarted = None  # the wait is this side's, not the peer's
             self._resumeCall = self._clock.callLater(self._bucket.wait(), self._refilled)
@@ -431,7 +503,8 @@ class WireProtocol(Protocol):
             self._deadlineCall = self._clock.callLater(left, self._checkDeadline)
         else:
             self.dropConnection(
-                f"a message not complete {self._limits.messageTimeout:g} seconds after it began")
+                f"a message not complete {self._limits.messageTimeout:g} seconds after it began",
+                "message-timeout")
 
     # -- closing ---------------------------------------------------------------
 
@@ -458,11 +531,16 @@ class WireProtocol(Protocol):
             self._abortCall = self._clock.callLater(self._limits.closeTimeout,
                                                    self._abortTransport)
 
-    def abortConnection(self, reason: str) -> None:
-        """Close the connection at once (its peer reads nothing), saying why in one log line."""
+    def abortConnection(self, reason: str, cause: str = "backpressure") -> None:
+        """
+        Close the connection at once (its peer reads nothing), saying why in
+        one log line, and count it in the metrics' refusals under ``cause``.
+        """
         if self._closing:
             return
         self._closing = True
+        if self._metrics is not None:
+            self._metrics.refused(self.logName, cause)
         log.info("{name} {who}: aborting: {reason}", name=self.logName, who=self.who(),
                  reason=reason)
         self._abortTransport()
@@ -519,16 +597,43 @@ class GameServerFactory(ServerFactory[ProtocolT], Generic[ServerT, ProtocolT]):
         return self._peers
 
     @property
+    def hub(self) -> LimitsHub | None:
+        """The server's hub, if it has one."""
+        server = self.server
+        return server.hub if isinstance(server, HubServer) and \
+            isinstance(server.hub, LimitsHub) else None
+
+    @property
     def limits(self) -> Limits | None:
         """The limits of the server's hub, if it has any."""
-        limits = getattr(getattr(self.server, "hub", None), "limits", None)
-        return limits if isinstance(limits, Limits) else None
+        hub = self.hub
+        return hub.limits if hub is not None and isinstance(hub.limits, Limits) else None
 
     @property
     def clock(self) -> IReactorTime | None:
         """The server's clock."""
-        clock: IReactorTime | None = getattr(self.server, "clock", None)
-        return clock
+        server = self.server
+        return server.clock if isinstance(server, HubServer) else None
+
+    @property
+    def faults(self) -> FaultSink | None:
+        """The hub's fault log."""
+        hub = self.hub
+        return hub.faults if hub is not None else None
+
+    @property
+    def metrics(self) -> Metrics | None:
+        """The hub's metrics."""
+        hub = self.hub
+        return hub.metrics if hub is not None and isinstance(hub.metrics, Metrics) else None
+
+    @property
+    def logName(self) -> str:
+        """The name of the protocol (its connections' C{logName})."""
+        protocol = self.protocol
+        if isinstance(protocol, type) and issubclass(protocol, WireProtocol):
+            return protocol.logName
+        return "gameproto"
 
     def admits(self, address: IAddress | None) -> bool:
         """Whether a peer at ``address`` may open one more connection."""
@@ -543,6 +648,18 @@ class GameServerFactory(ServerFactory[ProtocolT], Generic[ServerT, ProtocolT]):
         host = hostOf(addr)
         if not isinstance(protocol, WireProtocol) or host is None or self.limits is None:
             return protocol
+        self.peers.cap = self.limits.maxConnectionsPerPeer
+        if not self.peers.acquire(host):
+            faultLine(self.faults, host,
+                      "{name} {peer}: refused: over {cap} connections from this peer",
+                      name=protocol.logName, cap=self.peers.cap)
+            metrics = self.metrics
+            if metrics is not None:
+                metrics.refused(protocol.logName, "too-many")
+            return None
+        peers = self.peers
+        protocol.releasePeer = lambda: peers.release(host)
+        return protocol
         self.peers.cap = self.limits.maxConnectionsPerPeer
         if not self.peers.acquire(host):
             faultLine(getattr(getattr(self.server, "hub", None), "faults", None), host,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import Any, Callable, Generator, Iterator, Literal, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Generator, Iterator, Literal, Mapping, Protocol
 
 import attrs
 
@@ -22,6 +22,9 @@ from gameproto.engine.contract import (
     hasHiddenInformation,
     isPublicAction,
 )
+
+if TYPE_CHECKING:
+    from twisted.internet.task import Cooperator
 
 ActionKind = Literal["act", "resign"]
 Status = Literal["live", "finished", "aborted"]
@@ -311,12 +314,21 @@ class MemoryRecordStore:
         pass
 
 
-def replayLater(factory: EngineFactory, record: GameRecord, turn: int | None = None) -> Any:
+def replayLater(factory: EngineFactory, record: GameRecord, turn: int | None = None,
+                cooperator: Cooperator | None = None) -> Any:
     """
     L{replay} for engines of any kind, those in another process included:
     a Deferred firing with the game after its first ``turn`` actions.
+
+    With a ``cooperator`` (C{twisted.internet.task.Cooperator}), the steps
+    are its task's: an engine that answers at once (in this process) is
+    replayed in the cooperator's time slices, so a long record never holds
+    the reactor up; without one, such an engine is replayed in one go.
     """
     from twisted.internet.defer import inlineCallbacks, maybeDeferred
+
+    if cooperator is not None:
+        return _cooperating(factory, record, turn, cooperator)
 
     @inlineCallbacks
     def drive() -> Any:
@@ -329,3 +341,32 @@ def replayLater(factory: EngineFactory, record: GameRecord, turn: int | None = N
             return done.value
 
     return drive()
+
+
+def _cooperating(factory: EngineFactory, record: GameRecord, turn: int | None,
+                 cooperator: Cooperator) -> Any:
+    """L{replayLater}'s steps as one task of ``cooperator``: a Deferred of the engine."""
+    from twisted.internet.defer import Deferred, maybeDeferred
+    from twisted.python.failure import Failure
+
+    rebuilt: list[GameEngine] = []
+
+    def work() -> Iterator[Deferred[Any] | None]:
+        steps = _rebuild(factory, record, turn)
+        try:
+            call = next(steps)
+            while True:
+                outcome: list[Any] = []
+                answer = maybeDeferred(call).addBoth(outcome.append)
+                if not outcome:  # an engine in another process: wait for its answer
+                    yield answer
+                if isinstance(outcome[0], Failure):
+                    call = outcome[0].throwExceptionIntoGenerator(steps)
+                else:
+                    call = steps.send(outcome[0])
+                yield None  # one step done: the cooperator may let the reactor run
+        except StopIteration as done:
+            rebuilt.append(done.value)
+
+    task = cooperator.cooperate(work())
+    return task.whenDone().addCallback(lambda _: rebuilt[0])

@@ -16,18 +16,22 @@ from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
 from twisted.internet.protocol import connectionDone
 from twisted.internet.task import deferLater
 from twisted.python.failure import Failure
-from twisted.trial.unittest import TestCase
+from twisted.internet.task import Clock
+from twisted.trial.unittest import SynchronousTestCase, TestCase
 from twisted.web.client import HTTPConnectionPool
 
 from gameproto.connect4.protocol import Connect4ClientProtocol
 from gameproto.engine.contract import describe
+from gameproto.engine.hub import Hub
 from gameproto.engine.record import GameRecord, replay
 from gameproto.games.connect4 import ENGINE as CONNECT4, Board, choose_column
 from gameproto.games.tarot import TAROT
+from gameproto import jsonutil
 from gameproto.web import api
 
 from gameproto.test import sourceTree
 from gameproto.test.service_helpers import Server
+from gameproto.test.test_metrics import apiCall, playedGame
 
 ROOT = sourceTree()
 TICTACTOE = ROOT / "examples" / "engines" / "tictactoe" if ROOT is not None else None
@@ -257,6 +261,33 @@ class APITests(TestCase):
         code, answer, _ = await self.request("POST", f"{game}/record", {})
         self.assertEqual(code, 405)
 
+    async def test_replaysPerPeer(self) -> None:
+        """
+        One address has MAX_REPLAYS_PER_PEER replays running or waiting at
+        most; past it, 429 with Retry-After, until one of them is over.
+        """
+        code, made, _ = await self.request("POST", "/api/games",
+                                           {"engine": "connect4", "bots": [1, 2]})
+        await self.finished(made["id"])
+        replays = self.server.service.getServiceNamed("web").factory.resource.children[
+            b"api"].replays
+        for _ in range(api.MAX_REPLAYS):
+            await replays.acquire()
+        path = f"/api/games/{made['id']}/replay?turn=1"
+        waiting = [Deferred.fromCoroutine(self.request("GET", path))
+                   for _ in range(api.MAX_REPLAYS_PER_PEER)]
+        while len(replays.waiting) < api.MAX_REPLAYS_PER_PEER:
+            await deferLater(reactor, 0.01, lambda: None)
+        code, answer, headers = await self.request("GET", path)
+        self.assertEqual(code, 429, answer)
+        self.assertEqual(headers.getRawHeaders("retry-after"), ["1"])
+        for _ in range(api.MAX_REPLAYS):
+            replays.release()
+        for request in waiting:
+            code, answer, _ = await request
+            self.assertEqual((code, answer["turn"]), (200, 1))
+        self.assertEqual((await self.get(path))["turn"], 1)
+
     async def test_replaysAtOnce(self) -> None:
         """
         At most MAX_REPLAYS replays are rebuilt at once; others wait, up to
@@ -283,3 +314,38 @@ class APITests(TestCase):
         for _ in range(api.MAX_REPLAYS - 1):
             replays.release()
         self.assertEqual(replays.tokens, api.MAX_REPLAYS)
+
+
+class ReplayCooperationTests(SynchronousTestCase):
+    """A replay is rebuilt in the time slices of the hub's clock, not in one go."""
+
+    def test_slices(self) -> None:
+        clock = Clock()
+        hub = Hub(clock)
+        table = playedGame(self, hub, clock)
+        request = apiCall(api.API(hub), b"GET", b"/api/games/%d/replay" % table.id)
+        self.assertFalse(request.finished)  # the reactor runs before the game is rebuilt
+        for _ in range(table.turn + 10):
+            clock.advance(0)
+        self.assertTrue(request.finished)
+        answer = json.loads(b"".join(request.written))
+        self.assertEqual(answer["turn"], table.turn)
+
+
+class PlainJSONTests(SynchronousTestCase):
+    """The API checks a body with the shared L{gameproto.jsonutil.plainJSON}."""
+
+    def test_shared(self) -> None:
+        self.assertIs(api.plainJSON, jsonutil.plainJSON)
+
+    def test_answers(self) -> None:
+        deep: Any = []
+        for _ in range(5000):
+            deep = [deep]
+        self.assertEqual(jsonutil.plainJSON(deep), "JSON nested deeper than 64 levels")
+        self.assertEqual(jsonutil.plainJSON({"a": "\ud800"}), "strings must be valid Unicode")
+        self.assertEqual(jsonutil.plainJSON({"\udfff": 1}), "strings must be valid Unicode")
+        self.assertEqual(jsonutil.plainJSON([1.0, float("nan")]), "numbers must be finite")
+        self.assertIsNone(jsonutil.plainJSON({"engine": "tarot", "init": {"x": [1, 2.5, None]}}))
+        self.assertIsNone(jsonutil.plainJSON([[[]]], maxDepth=3))
+        self.assertIsNotNone(jsonutil.plainJSON([[[[]]]], maxDepth=3))

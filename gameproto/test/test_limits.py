@@ -37,7 +37,16 @@ from gameproto.enginejson.server import (
     EngineJsonServerFactory,
     EngineJsonSettings,
 )
-from gameproto.net import GameServerFactory, Limits, TokenBucket, WireProtocol
+from gameproto.metrics import FactoryHolder, HubHolder, MetricsHolder, metricsOf
+from gameproto.net import (
+    ConnectionSource,
+    GameServerFactory,
+    HubServer,
+    Limits,
+    LimitsHub,
+    TokenBucket,
+    WireProtocol,
+)
 from gameproto.web.site import WebConnection, WebSite, makeSite
 from gameproto.web.websocket import MessageTransport, MessageWebSocketResource, originAllowed
 
@@ -816,3 +825,97 @@ class NeverReadingTests(TestCase):
         self.assertLessEqual(gone.peak, limit + len(Firehose.chunk))
         client.transport.resumeProducing()  # type: ignore[union-attr]
         await client.closed
+
+
+class PipelinedStaticTests(TestCase):
+    """
+    A client pipelining GETs of a static file while the server's transport
+    is full (it reads nothing): each is answered once the transport drains,
+    and no C{NotPaused} traceback is logged.
+    """
+
+    async def test_pausedTransport(self) -> None:
+        log = LogLines(self)
+        site = makeSite({}, None, Clock())  # the channel's idle time on a test clock
+        connection = site.buildProtocol(PEER)
+        transport = StringTransport(peerAddress=PEER)
+        connection.makeConnection(transport)
+        self.addCleanup(connection.connectionLost, Failure(Exception("done")))
+        channel: Any = transport.producer
+        channel.pauseProducing()  # the transport's buffer is full
+        connection.dataReceived(b"GET /static/app.js HTTP/1.1\r\nHost: x\r\n\r\n" * 3)
+        for sent in range(1, 4):  # the transport drains, and fills again as the next file begins
+            channel.resumeProducing()
+            await until(lambda: transport.value().count(b"HTTP/1.1 200 ") == sent, 2.0)
+            channel.pauseProducing()
+        channel.resumeProducing()
+        self.assertEqual(transport.value().count(b"HTTP/1.1 200 "), 3)
+        self.assertEqual(log.tracebacks(), [])
+        self.assertEqual(self.flushLoggedErrors(), [])
+
+
+class DeclaredHooksTests(SynchronousTestCase):
+    """
+    What the connections and the WebSocket endpoints use of a factory is
+    declared (L{ConnectionSource}), and so is the way to a hub's metrics.
+    """
+
+    def test_gameServerFactory(self) -> None:
+        factory = engineFactory(Limits(), Clock())
+        hub = factory.server.hub
+        self.assertIsInstance(factory, ConnectionSource)
+        self.assertIs(factory.faults, hub.faults)
+        self.assertIs(factory.metrics, hub.metrics)
+        self.assertEqual(factory.logName, "engine")
+        self.assertIsInstance(hub, LimitsHub)
+        self.assertIsInstance(factory.server, HubServer)
+
+    def test_serverWithoutHub(self) -> None:
+        """A server without a hub: no limits, no faults, no metrics."""
+        factory: GameServerFactory[object, WireProtocol] = GameServerFactory(object(), WireProtocol)
+        self.assertEqual((factory.limits, factory.clock, factory.faults, factory.metrics),
+                         (None, None, None, None))
+        self.assertTrue(factory.admits(PEER))
+
+    def test_ownSource(self) -> None:
+        """Any factory providing L{ConnectionSource} is asked whether a peer may connect."""
+        clock = Clock()
+        hub = Hub(clock)
+
+        class Closed:
+            """A factory admitting nobody."""
+
+            limits = Limits()
+            faults = hub.faults
+            metrics = hub.metrics
+            logName = "closed"
+
+            def __init__(self) -> None:
+                self.clock = clock
+
+            def admits(self, address: Any) -> bool:
+                return False
+
+            def buildProtocol(self, address: Any) -> Any:
+                raise AssertionError("not admitted: never built")
+
+        resource = MessageWebSocketResource(Closed(), 1000)
+        request = PlainRequest([b"closed"])
+        request.requestHeaders.setRawHeaders(b"host", [b"games.example"])
+        resource.render_GET(request)  # type: ignore[arg-type]
+        self.assertEqual(request.responseCode, 503)
+        self.assertEqual(hub.metrics.registry.get_sample_value(
+            "gameproto_refused_total", {"protocol": "closed", "cause": "too-many"}), 1)
+
+    def test_metricsHolders(self) -> None:
+        """A connection leads to its hub's metrics through its factory and server."""
+        protocol, _ = engineConnection(Limits(), Clock())
+        factory = protocol.factory
+        assert factory is not None
+        server: Any = factory.server  # type: ignore[attr-defined]
+        self.assertIsInstance(protocol, FactoryHolder)
+        self.assertIsInstance(server, HubHolder)
+        self.assertIsInstance(server.hub, MetricsHolder)
+        self.assertIs(metricsOf(protocol), server.hub.metrics)
+        self.assertIs(metricsOf(server), server.hub.metrics)
+        self.assertIsNone(metricsOf(object()))

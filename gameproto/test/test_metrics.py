@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import json
 from typing import Any
 
 import treq
@@ -13,16 +15,26 @@ from twisted.internet.testing import MemoryReactor, StringTransport
 from twisted.python import usage
 from twisted.trial.unittest import SynchronousTestCase, TestCase
 from twisted.web.client import HTTPConnectionPool
+from twisted.web.resource import Resource, getChildForRequest
 from twisted.web.test.requesthelper import DummyRequest
+from wsproto import WSConnection
+from wsproto.connection import Connection, ConnectionType
+from wsproto.events import Request as WSRequest
+from wsproto.events import TextMessage
 
 from gameproto import metrics, tap
 from gameproto.metrics import MetricsResource
 from gameproto._compat import pendingWriteBytes
 from gameproto.connect4.server import Connect4Server, Connect4ServerFactory, Connect4Settings
-from gameproto.engine.hub import Hub
+from gameproto.engine.hub import Hub, HubSettings
 from gameproto.engine.store import SQLiteRecordStore
 from gameproto.engine.table import Table
+from gameproto.net import Limits
+from gameproto.web.api import API
+from gameproto.web.site import WebConnection, makeSite
+from gameproto.web.websocket import MessageWebSocketResource
 from gameproto.test.service_helpers import Server, onlyPorts
+from gameproto.test.test_limits import PEER, PlainRequest, engineConnection, engineFactory
 
 
 def sample(hub: Hub, name: str, **labels: str) -> float | None:
@@ -160,6 +172,181 @@ class ConnectionMetricsTests(SynchronousTestCase):
         protocol.transport = descriptor
         self.assertEqual(
             sample(self.hub, "gameproto_write_buffer_bytes", protocol="connect4"), 1000)
+
+
+def refusals(hub: Hub, protocol: str, cause: str) -> float:
+    """How many refusals of ``cause`` on ``protocol`` ``hub``'s metrics counted."""
+    return sample(hub, "gameproto_refused_total", protocol=protocol, cause=cause) or 0.0
+
+
+def apiCall(api: Resource, method: bytes, path: bytes, body: bytes = b"",
+            kind: bytes | None = b"application/json") -> DummyRequest:
+    """``method path`` to ``api`` (``/api``), from L{PEER}: the finished request."""
+    request = DummyRequest(path.strip(b"/").split(b"/")[1:])
+    request.client = PEER
+    request.method = method
+    request.uri = path
+    request.content = io.BytesIO(body)  # type: ignore[attr-defined]
+    if kind is not None:
+        request.requestHeaders.setRawHeaders(b"content-type", [kind])
+    getChildForRequest(api, request).render(request)
+    return request
+
+
+class RefusalCauseTests(SynchronousTestCase):
+    """Every refusal is counted in C{gameproto_refused_total}, under its own cause."""
+
+    def test_connectionCauses(self) -> None:
+        """A TCP connection: backpressure, rate-limit, message-timeout, too-many."""
+        clock = Clock()
+        protocol, transport = engineConnection(Limits(maxWriteBuffer=100), clock)
+        hub = protocol.factory.server.hub  # type: ignore[union-attr]
+        protocol.pauseProducing()
+        for _ in range(10):
+            protocol.sendMessage({"type": "problem", "message": "x" * 80})
+        self.assertTrue(transport.disconnected)
+        self.assertEqual(refusals(hub, "engine", "backpressure"), 1)
+
+        protocol, transport = engineConnection(Limits(messageRate=1, messageBurst=1), clock)
+        hub = protocol.factory.server.hub  # type: ignore[union-attr]
+        protocol.dataReceived(b'{"type":"watch","game":999}\n' * 3)
+        self.assertTrue(protocol.readingPaused)
+        self.assertEqual(refusals(hub, "engine", "rate-limit"), 1)
+        self.assertEqual(refusals(hub, "engine", "dropped"), 0)
+
+        protocol, transport = engineConnection(Limits(messageTimeout=5), clock)
+        hub = protocol.factory.server.hub  # type: ignore[union-attr]
+        protocol.dataReceived(b'{"type":')
+        clock.advance(6)
+        self.assertTrue(transport.disconnecting)
+        self.assertEqual(refusals(hub, "engine", "message-timeout"), 1)
+
+        factory = engineFactory(Limits(maxConnectionsPerPeer=1), clock)
+        self.assertIsNotNone(factory.buildProtocol(PEER))
+        self.assertIsNone(factory.buildProtocol(PEER))
+        self.assertEqual(refusals(factory.server.hub, "engine", "too-many"), 1)
+
+    def test_webPort(self) -> None:
+        """The web port: a peer over its connections, a request too slow."""
+        clock = Clock()
+        hub = Hub(clock)
+        site = makeSite({b"api": API(hub)}, Limits(maxConnectionsPerPeer=1, requestTimeout=5),
+                        clock)
+        connection = site.buildProtocol(PEER)
+        assert isinstance(connection, WebConnection)
+        self.assertIsNone(site.buildProtocol(PEER))
+        self.assertEqual(refusals(hub, "web", "too-many"), 1)
+        transport = StringTransport(peerAddress=PEER)
+        connection.makeConnection(transport)
+        connection.dataReceived(b"GET / HTTP/1.1\r\n")
+        clock.advance(6)
+        self.assertTrue(transport.disconnecting)
+        self.assertEqual(refusals(hub, "web", "request-timeout"), 1)
+
+    def webSocket(self, limits: Limits, clock: Clock) -> tuple[Hub, Any, StringTransport]:
+        """A WebSocket to /engine, upgraded: its hub, its connection, its transport."""
+        factory = engineFactory(limits, clock)
+        site = makeSite({b"engine": MessageWebSocketResource(factory, 1000, text=True)},
+                        limits, clock)
+        connection = site.buildProtocol(PEER)
+        transport = StringTransport(peerAddress=PEER)
+        connection.makeConnection(transport)
+        client = WSConnection(ConnectionType.CLIENT)
+        connection.dataReceived(client.send(WSRequest(host="localhost", target="/engine")))
+        self.assertTrue(transport.value().startswith(b"HTTP/1.1 101 "), transport.value())
+        return factory.server.hub, connection, transport
+
+    def test_webSocketCloses(self) -> None:
+        """Closes 1009 (too big), 1008 (too slow), 1001 (silent); the share spent."""
+        clock = Clock()
+        framing = Connection(ConnectionType.CLIENT)
+        hub, connection, transport = self.webSocket(Limits(), clock)
+        connection.dataReceived(framing.send(TextMessage("x" * 2000)))
+        self.assertTrue(transport.disconnecting or b"\x03\xf1" in transport.value())
+        self.assertEqual(refusals(hub, "engine", "too-big"), 1)
+
+        hub, connection, transport = self.webSocket(Limits(messageTimeout=5), clock)
+        framing = Connection(ConnectionType.CLIENT)
+        connection.dataReceived(framing.send(TextMessage("{", message_finished=False)))
+        clock.advance(6)
+        self.assertEqual(refusals(hub, "engine", "message-timeout"), 1)
+
+        hub, connection, transport = self.webSocket(Limits(webSocketIdleTimeout=4), clock)
+        clock.advance(2)
+        clock.advance(2)
+        self.assertEqual(refusals(hub, "engine", "idle"), 1)
+
+        hub, connection, transport = self.webSocket(Limits(messageRate=1, messageBurst=1), clock)
+        framing = Connection(ConnectionType.CLIENT)
+        connection.dataReceived(b"".join(
+            framing.send(TextMessage('{"type":"watch","game":999}')) for _ in range(3)))
+        self.assertEqual(refusals(hub, "engine", "rate-limit"), 1)
+        self.assertEqual(refusals(hub, "engine", "dropped"), 0)
+
+    def test_upgradesRefused(self) -> None:
+        """An upgrade from another site's page (403); one over the protocol's cap (503)."""
+        factory = engineFactory(Limits(maxConnectionsPerPeer=1), Clock())
+        hub = factory.server.hub
+        resource = MessageWebSocketResource(factory, 1000, text=True)
+        request = PlainRequest([b"engine"])
+        request.client = PEER
+        request.requestHeaders.setRawHeaders(b"host", [b"games.example"])
+        request.requestHeaders.setRawHeaders(b"origin", [b"http://evil.example"])
+        resource.render_GET(request)  # type: ignore[arg-type]
+        self.assertEqual(request.responseCode, 403)
+        self.assertEqual(refusals(hub, "engine", "origin"), 1)
+        self.assertIsNotNone(factory.buildProtocol(PEER))
+        request = PlainRequest([b"engine"])
+        request.client = PEER
+        request.requestHeaders.setRawHeaders(b"host", [b"games.example"])
+        resource.render_GET(request)  # type: ignore[arg-type]
+        self.assertEqual(request.responseCode, 503)
+        self.assertEqual(refusals(hub, "engine", "too-many"), 1)
+
+    def test_apiCreation(self) -> None:
+        """POST /api/games: 415, 400, 413, and each limit on games (429, 503)."""
+        clock = Clock()
+        hub = Hub(clock, settings=HubSettings(gamesPerMinute=2, maxGamesPerPeer=1, maxGames=1))
+        api = API(hub)
+        body = json.dumps({"engine": "connect4"}).encode()
+        self.assertEqual(apiCall(api, b"POST", b"/api/games", body, b"text/plain").responseCode,
+                         415)
+        self.assertEqual(refusals(hub, "web", "content-type"), 1)
+        self.assertEqual(apiCall(api, b"POST", b"/api/games", b"[[[").responseCode, 400)
+        self.assertEqual(refusals(hub, "web", "malformed"), 1)
+        self.assertEqual(apiCall(api, b"POST", b"/api/games", b" " * 70_000).responseCode, 413)
+        self.assertEqual(refusals(hub, "web", "too-big"), 1)
+        clock.advance(60)
+        self.assertEqual(apiCall(api, b"POST", b"/api/games", body).responseCode, 201)
+        self.assertEqual(apiCall(api, b"POST", b"/api/games", body).responseCode, 503)
+        self.assertEqual(refusals(hub, "web", "too-many-games"), 1)
+        self.assertEqual(apiCall(api, b"POST", b"/api/games", body).responseCode, 429)
+        self.assertEqual(refusals(hub, "web", "game-rate"), 1)
+
+    def test_apiGamesPerPeer(self) -> None:
+        """POST /api/games past the games one peer may have open: 429."""
+        hub = Hub(Clock(), settings=HubSettings(maxGamesPerPeer=1))
+        api = API(hub)
+        body = json.dumps({"engine": "connect4"}).encode()
+        self.assertEqual(apiCall(api, b"POST", b"/api/games", body).responseCode, 201)
+        self.assertEqual(apiCall(api, b"POST", b"/api/games", body).responseCode, 429)
+        self.assertEqual(refusals(hub, "web", "too-many-games"), 1)
+
+    def test_apiReplays(self) -> None:
+        """Replays past a peer's share (429), past the queue (503)."""
+        clock = Clock()
+        hub = Hub(clock)
+        table = playedGame(self, hub, clock)
+        api = API(hub)
+        path = b"/api/games/%d/replay" % table.id
+        first, second = apiCall(api, b"GET", path), apiCall(api, b"GET", path)
+        third = apiCall(api, b"GET", path)
+        self.assertEqual(third.responseCode, 429)
+        self.assertEqual(refusals(hub, "web", "too-many-replays"), 1)
+        clock.advance(0)
+        while not (first.finished and second.finished):
+            clock.advance(0)
+        self.assertEqual((first.responseCode, second.responseCode), (200, 200))
 
 
 class PendingWriteBytesTests(SynchronousTestCase):

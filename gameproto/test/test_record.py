@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 import json
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
 from hypothesis import given, settings, strategies as st
-from twisted.internet.task import Clock
+from twisted.internet.defer import Deferred
+from twisted.internet.task import Clock, Cooperator
+from twisted.python.failure import Failure
 from twisted.trial.unittest import SynchronousTestCase
 
 from gameproto.engine.contract import Instructions, Seat
-from gameproto.engine.record import GameRecord, RecordedAction, ReplayError, replay
+from gameproto.engine.record import (
+    GameRecord,
+    RecordedAction,
+    ReplayError,
+    replay,
+    replayLater,
+)
 from gameproto.engine.table import Table
 from gameproto.games.connect4 import ENGINE, Board, Connect4Game
 from gameproto.test.engine_helpers import SEAT0_WINS, Holder, makeTable
@@ -129,3 +137,93 @@ class ReplayTests(SynchronousTestCase):
     def test_badParamsRaise(self) -> None:
         record = GameRecord(1, "connect4", {"width": 3}, {}, ["a", "b"], 0.0)
         self.assertRaises(ReplayError, replay, ENGINE, record)
+
+
+class CooperativeReplayTests(SynchronousTestCase):
+    """With a cooperator, a replay is a task of its time slices: it lets the reactor run."""
+
+    def slices(self) -> tuple[Cooperator, list[Callable[[], None]]]:
+        """A cooperator doing one step a slice, its slices kept for the test to run."""
+        scheduled: list[Callable[[], None]] = []
+        return Cooperator(terminationPredicateFactory=lambda: (lambda: True),
+                          scheduler=scheduled.append), scheduled  # type: ignore[arg-type,return-value]
+
+    def test_yieldsBetweenSteps(self) -> None:
+        """Each action is a step of its own; the game comes out the same as replay's."""
+        table, boards = playRecorded(7, 6, list(range(30)), None, Clock())
+        cooperator, scheduled = self.slices()
+        rebuilt: list[Any] = []
+        replayLater(ENGINE, table.record, None, cooperator).addCallback(rebuilt.append)
+        self.assertEqual(rebuilt, [])  # nothing done before the reactor runs again
+        slices = 0
+        while scheduled and not rebuilt:
+            scheduled.pop(0)()
+            slices += 1
+        (engine,) = rebuilt
+        assert isinstance(engine, Connect4Game)
+        self.assertEqual(engine.board, boards[-1])
+        self.assertGreaterEqual(slices, len(table.record.actions))
+
+    def test_refusedAction(self) -> None:
+        """A record that does not replay fails the Deferred with L{ReplayError}."""
+        record = GameRecord(1, "connect4", {}, {}, ["a", "b"], 0.0,
+                            [RecordedAction(0, 3, 0.0), RecordedAction(0, 9, 0.0)])
+        cooperator, scheduled = self.slices()
+        failed: list[Failure] = []
+        replayLater(ENGINE, record, None, cooperator).addErrback(failed.append)
+        while scheduled and not failed:
+            scheduled.pop(0)()
+        (failure,) = failed
+        self.assertIsInstance(failure.value, ReplayError)
+
+    def test_waitsForAnEngineElsewhere(self) -> None:
+        """An engine answering later (in another process): each answer is waited for."""
+        answers: list[tuple[Deferred[Any], Any]] = []
+        table, boards = playRecorded(7, 6, list(range(8)), None, Clock())
+        cooperator, scheduled = self.slices()
+        rebuilt: list[Any] = []
+        replayLater(Elsewhere(answers), table.record, None, cooperator  # type: ignore[arg-type]
+                    ).addCallback(rebuilt.append)
+        for _ in range(200):
+            if rebuilt:
+                break
+            if scheduled:
+                scheduled.pop(0)()
+            elif answers and not answers[-1][0].called:
+                answer, value = answers[-1]
+                answer.callback(value)
+        (engine,) = rebuilt
+        self.assertEqual(engine.game.board, boards[-1])
+        self.assertEqual(len(answers), len(table.record.actions) + 1)
+
+
+class Elsewhere:
+    """
+    Connect Four as an engine in another process would play it: every
+    call answered through a Deferred, fired when the test says
+    (``answers``: each Deferred and its value).
+    """
+
+    name = "connect4"
+
+    def __init__(self, answers: list[tuple[Deferred[Any], Any]]) -> None:
+        self.answers = answers
+
+    def later(self, value: Any) -> Deferred[Any]:
+        answer: Deferred[Any] = Deferred()
+        self.answers.append((answer, value))
+        return answer
+
+    def start(self, params: Any, initvalues: Any) -> Deferred[Any]:
+        return self.later(ElsewhereGame(self, ENGINE.start(params, initvalues)))
+
+
+class ElsewhereGame:
+    """A game of L{Elsewhere}."""
+
+    def __init__(self, factory: Elsewhere, game: Any) -> None:
+        self.factory = factory
+        self.game = game
+
+    def act(self, seat: Seat, action: Any) -> Deferred[Any]:
+        return self.factory.later(self.game.act(seat, action))

@@ -28,6 +28,7 @@ import zipfile
 from typing import Any, Callable
 
 from twisted.internet.defer import Deferred, DeferredSemaphore, maybeDeferred
+from twisted.internet.task import Cooperator
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 from twisted.web.resource import Resource
@@ -39,7 +40,7 @@ from gameproto.engine.external import ExternalEngine
 from gameproto.engine.hub import Hub
 from gameproto.engine.record import GameRecord, GameSummary, Status, replayLater
 from gameproto.engine.table import Table
-from gameproto.enginejson.wire import plainJSON
+from gameproto.jsonutil import plainJSON
 
 log = Logger(namespace="gameproto.web")
 
@@ -53,6 +54,8 @@ MAX_REPLAYS = 4
 """Replays rebuilt at once (an external engine's each start a process)."""
 MAX_QUEUED_REPLAYS = 32
 """Replays waiting for one of those; past it, 503."""
+MAX_REPLAYS_PER_PEER = 2
+"""Replays one peer (address) may have running or waiting at once; past it, 429."""
 MAX_SPRITE = 4 * 1024 * 1024
 """The largest single sprite served out of an engine's sprites zip, in bytes."""
 MAX_SPRITE_PATH = 255
@@ -156,6 +159,37 @@ class NotFound(Resource):
         return _json(request, 404, {"error": "no such resource"})
 
 
+class Replays:
+    """
+    What replays share: L{MAX_REPLAYS} places (``semaphore``), the replays
+    of each peer, and a cooperator on the hub's clock whose time slices
+    rebuild the games, so that a long replay lets the reactor run.
+    """
+
+    def __init__(self, hub: Hub, semaphore: DeferredSemaphore) -> None:
+        self.semaphore = semaphore
+        self.peers: dict[str, int] = {}
+        """The replays each peer has running or waiting."""
+        clock = hub.clock
+        self.cooperator = Cooperator(scheduler=lambda step: clock.callLater(0.0, step))
+
+    def begin(self, peer: str) -> bool:
+        """Count one more replay of ``peer``, if it may have one."""
+        held = self.peers.get(peer, 0)
+        if held >= MAX_REPLAYS_PER_PEER:
+            return False
+        self.peers[peer] = held + 1
+        return True
+
+    def end(self, peer: str) -> None:
+        """One replay of ``peer`` is over."""
+        left = self.peers.get(peer, 0) - 1
+        if left > 0:
+            self.peers[peer] = left
+        else:
+            self.peers.pop(peer, None)
+
+
 class API(JSONResource):
     """``/api``: the games of the hub, whatever protocol plays them."""
 
@@ -163,6 +197,7 @@ class API(JSONResource):
         super().__init__()
         self.hub = hub
         self.replays = DeferredSemaphore(MAX_REPLAYS)
+        self.replaying = Replays(hub, self.replays)
         self.handlers = {b"GET": lambda request: {
             "engines": "/api/engines", "games": "/api/games",
             "matchmaking": "/api/matchmaking"}}
@@ -173,7 +208,7 @@ class API(JSONResource):
         if path == b"matchmaking":
             return Matchmaking(self.hub)
         if path == b"games":
-            return Games(self.hub, self.replays)
+            return Games(self.hub, self.replaying)
         return NotFound()
 
 
@@ -300,7 +335,7 @@ class Sprite(Resource):
 class Games(JSONResource):
     """``/api/games``: the listing, and creating a game."""
 
-    def __init__(self, hub: Hub, replays: DeferredSemaphore) -> None:
+    def __init__(self, hub: Hub, replays: Replays) -> None:
         super().__init__()
         self.hub = hub
         self.replays = replays
@@ -333,17 +368,17 @@ class Games(JSONResource):
         peer = _peer(request)
         kind = (request.getHeader(b"content-type") or b"").partition(b";")[0].strip().lower()
         if kind != b"application/json":
-            self._fault(request, peer, 415, "not application/json")
+            _fault(self.hub, request, peer, 415, "not application/json", "content-type")
             raise HTTPError(415, "the body must be JSON, sent as Content-Type: application/json")
         wait = self.hub.creationWait(peer)
         if wait is not None:
-            self._fault(request, peer, 429, "too many games created")
+            _fault(self.hub, request, peer, 429, "too many games created", "game-rate")
             raise HTTPError(
                 429, f"at most {self.hub.settings.gamesPerMinute} new games a minute: "
                      f"try again later", headers={b"retry-after": b"%d" % math.ceil(wait)})
         body = request.content.read(MAX_BODY + 1) if request.content is not None else b""
         if len(body) > MAX_BODY:
-            self._fault(request, peer, 413, "body too large")
+            _fault(self.hub, request, peer, 413, "body too large", "too-big")
             raise HTTPError(413, "body too large")
         try:
             data = json.loads(body or b"null")
@@ -351,7 +386,7 @@ class Games(JSONResource):
         except (ValueError, RecursionError):
             wrong = "the body is not JSON"
         if wrong is not None:
-            self._fault(request, peer, 400, wrong)
+            _fault(self.hub, request, peer, 400, wrong, "malformed")
             raise HTTPError(400, wrong, errors=[{"type": "BAD_FORMAT"}])
         if not isinstance(data, dict) or not isinstance(data.get("engine"), str):
             raise HTTPError(400, "the body needs an engine name", errors=[{"type": "BAD_FORMAT"}])
@@ -372,19 +407,15 @@ class Games(JSONResource):
                          "url": f"/api/games/{result.id}"}
 
         if self.hub.hostedCount() >= self.hub.settings.maxGames:
+            _fault(self.hub, request, peer, 503, "too many games", "too-many-games")
             raise HTTPError(503, f"too many games at once ({self.hub.settings.maxGames}): "
                                  "try again later", headers={b"retry-after": b"60"})
         refusal = self.hub.refusesGame(peer)
         if refusal is not None:
+            _fault(self.hub, request, peer, 429, "too many games from this peer",
+                   "too-many-games")
             raise HTTPError(429, refusal)
         return self.hub.newGame(data["engine"], init, tuple(bots), peer=peer).addCallback(made)
-
-    def _fault(self, request: Request, peer: str, status: int, reason: str) -> None:
-        """A client's fault: one log line, at a bounded rate per peer."""
-        self.hub.faults.fault(peer, "API {method} {uri} from {peer}: {status} ({reason})",
-                              method=(request.method or b"").decode("ascii", "replace"),
-                              uri=(request.uri or b"")[:200].decode("ascii", "replace"),
-                              status=status, reason=reason)
 
     def getChild(self, path: bytes, request: Request) -> Resource:
         try:
@@ -402,7 +433,7 @@ class Games(JSONResource):
 class Game(JSONResource):
     """``/api/games/ID``."""
 
-    def __init__(self, hub: Hub, record: GameRecord, replays: DeferredSemaphore) -> None:
+    def __init__(self, hub: Hub, record: GameRecord, replays: Replays) -> None:
         super().__init__()
         self.hub = hub
         self.record = record
@@ -464,6 +495,20 @@ def _page(record: dict[str, Any], request: Request) -> dict[str, Any]:
     return record
 
 
+def _fault(hub: Hub, request: Request, peer: str, status: int, reason: str,
+           cause: str) -> None:
+    """
+    A request refused (a client's fault, or over a limit): one log line, at
+    a bounded rate per peer, and one refusal of ``cause`` in the metrics
+    (under the protocol C{web}).
+    """
+    hub.faults.fault(peer, "API {method} {uri} from {peer}: {status} ({reason})",
+                     method=(request.method or b"").decode("ascii", "replace"),
+                     uri=(request.uri or b"")[:200].decode("ascii", "replace"),
+                     status=status, reason=reason)
+    hub.metrics.refused("web", cause)
+
+
 def _peer(request: Request) -> str:
     """Who sent ``request``: its address (``local`` for a UNIX socket)."""
     return str(getattr(request.getClientAddress(), "host", None) or "local")
@@ -495,7 +540,7 @@ def _shownAction(record: GameRecord, public: list[Any] | None, turn: int | None,
 class Replay(JSONResource):
     """``/api/games/ID/replay?turn=N&player=P``: the game rebuilt after N actions."""
 
-    def __init__(self, hub: Hub, record: GameRecord, replays: DeferredSemaphore) -> None:
+    def __init__(self, hub: Hub, record: GameRecord, replays: Replays) -> None:
         super().__init__()
         self.hub = hub
         self.record = record
@@ -539,8 +584,21 @@ class Replay(JSONResource):
         def failed(failure: Failure) -> None:
             raise HTTPError(500, f"the game does not replay: {failure.getErrorMessage()}")
 
-        replays = self.replays
-        if replays.tokens == 0 and len(replays.waiting) >= MAX_QUEUED_REPLAYS:
+        peer = _peer(request)
+        replays, places = self.replays, self.replays.semaphore
+        if places.tokens == 0 and len(places.waiting) >= MAX_QUEUED_REPLAYS:
+            _fault(self.hub, request, peer, 503, "too many replays", "too-many-replays")
             raise HTTPError(503, "too many replays at once: try again shortly")
-        d: Deferred[Any] = replays.run(replayLater, factory, record, turn)
-        return d.addCallbacks(shown, failed)
+        if not replays.begin(peer):
+            _fault(self.hub, request, peer, 429, "too many replays from this peer",
+                   "too-many-replays")
+            raise HTTPError(429, f"at most {MAX_REPLAYS_PER_PEER} replays at once from one "
+                                 "address: try again shortly",
+                            headers={b"retry-after": b"1"})
+
+        def over(result: Any) -> Any:
+            replays.end(peer)
+            return result
+
+        d: Deferred[Any] = places.run(replayLater, factory, record, turn, replays.cooperator)
+        return d.addBoth(over).addCallbacks(shown, failed)

@@ -17,8 +17,9 @@ from twisted.web.resource import NoResource, Resource
 from twisted.web.server import Request, Site
 from twisted.web.static import File
 
-from gameproto._compat import upgradedToWebSocket
+from gameproto._compat import pauseLikeChannel, upgradedToWebSocket
 from gameproto.engine.faults import FaultLog
+from gameproto.metrics import Metrics, metricsOf
 from gameproto.net import Limits, PeerCounter, hostOf
 
 log = Logger(namespace="gameproto.web")
@@ -121,6 +122,16 @@ class WebRequest(Request):
             return
         super().process()
 
+    def registerProducer(self, producer: Any, streaming: bool) -> None:
+        """
+        A pull producer (a static file being sent) registered while the
+        connection's transport is full starts paused, like the connection
+        (see L{gameproto._compat.pauseLikeChannel}).
+        """
+        super().registerProducer(producer, streaming)
+        if not streaming:
+            pauseLikeChannel(self.channel)
+
     def requestReceived(self, command: bytes, path: bytes, version: bytes) -> None:
         connection, channel = self.transport, self.channel
         if isinstance(connection, WebConnection):
@@ -183,6 +194,7 @@ class WebConnection(ProtocolWrapper):
             return
         log.info("web {host}: closing: a request not complete {timeout:g} seconds after it "
                  "began", host=self.host, timeout=limits.requestTimeout)
+        self.factory.refused("request-timeout")
         self._begun = None
         self.transport.loseConnection()
         self._abort = clock.callLater(limits.closeTimeout,
@@ -201,16 +213,18 @@ class WebSite(Site):
     The web port's Site: no traceback is ever shown to a client, and with
     L{Limits}, each peer holds C{maxConnectionsPerPeer} connections at most
     (the others are refused with one log line) and each request has its
-    deadline (L{WebConnection}); times run on ``clock``.
+    deadline (L{WebConnection}); times run on ``clock``.  Refusals are
+    counted in ``metrics`` (under the protocol C{web}).
     """
 
     displayTracebacks = False
     requestFactory = WebRequest
 
     def __init__(self, resource: Resource, limits: Limits | None = None,
-                 clock: IReactorTime | None = None) -> None:
+                 clock: IReactorTime | None = None, metrics: Metrics | None = None) -> None:
         super().__init__(resource, reactor=clock)
         self.limits = limits
+        self.metrics = metrics
         self.clock: IReactorTime = self.reactor
         self.peers = PeerCounter(limits.maxConnectionsPerPeer if limits is not None else 0)
         self.faults = FaultLog(self.clock)
@@ -223,12 +237,18 @@ class WebSite(Site):
         if not self.peers.acquire(host):
             self.faults.fault(host, "web {peer}: refused: over {cap} connections from this peer",
                               cap=self.peers.cap)
+            self.refused("too-many")
             return None
         channel = super().buildProtocol(addr)
         if channel is None:
             self.peers.release(host)
             return None
         return WebConnection(self, channel, host)
+
+    def refused(self, cause: str) -> None:
+        """Count one refusal of ``cause`` on the web port."""
+        if self.metrics is not None:
+            self.metrics.refused("web", cause)
 
     def registerProtocol(self, connection: WebConnection) -> None:
         """A connection is made (its place was taken when it was built)."""
@@ -239,10 +259,13 @@ class WebSite(Site):
 
 
 def makeSite(children: Mapping[bytes, Resource], limits: Limits | None = None,
-             clock: IReactorTime | None = None) -> Site:
+             clock: IReactorTime | None = None, metrics: Metrics | None = None) -> Site:
     """
     A Site for the web port that never shows a traceback to a client and,
     with ``limits``, keeps every connection to them (times on ``clock``,
-    the reactor by default).
+    the reactor by default).  Its refusals are counted in ``metrics``: by
+    default, those the children lead to (the API's hub).
     """
-    return WebSite(webRoot(children), limits, clock)
+    if metrics is None:
+        metrics = next(filter(None, (metricsOf(child) for child in children.values())), None)
+    return WebSite(webRoot(children), limits, clock, metrics)

@@ -36,7 +36,15 @@ from twisted.web.websocket import (
 from wsproto.utilities import LocalProtocolError
 
 from gameproto._compat import afterChannelData, pendingMessageBytes
-from gameproto.net import Limits, TokenBucket, connectionLimits, faultLine
+from gameproto.metrics import Metrics, refused
+from gameproto.net import (
+    ConnectionSource,
+    FaultSink,
+    Limits,
+    TokenBucket,
+    connectionLimits,
+    faultLine,
+)
 
 log = Logger(namespace="gameproto.web")
 
@@ -234,7 +242,7 @@ class WebSocketBridge:
             return
         pending = pendingMessageBytes(self._ws)
         if pending > self.maxMessage:
-            self._refuse(MESSAGE_TOO_BIG, "WebSocket message too big")
+            self._refuse(MESSAGE_TOO_BIG, "WebSocket message too big", "too-big")
             return
         if self.limits is None or self.clock is None:
             return
@@ -254,7 +262,8 @@ class WebSocketBridge:
             self._later("message", left, self._checkMessage)
         else:
             self._refuse(POLICY_VIOLATION, "a message not complete "
-                         f"{self.limits.messageTimeout:g} seconds after it began")
+                         f"{self.limits.messageTimeout:g} seconds after it began",
+                         "message-timeout")
 
     def _checkIdle(self) -> None:
         if self._transport is None or self._transport.disconnecting or \
@@ -265,18 +274,24 @@ class WebSocketBridge:
             self._heard = self.clock.seconds()
         silent = self.clock.seconds() - self._heard
         if silent >= idle:
-            self._refuse(GOING_AWAY, f"silent for {idle:g} seconds")
+            self._refuse(GOING_AWAY, f"silent for {idle:g} seconds", "idle")
         elif silent >= idle / 2:
             self._transport.ping(b"gameproto")
             self._later("idle", idle - silent, self._checkIdle)
         else:
             self._later("idle", idle / 2 - silent, self._checkIdle)
 
-    def _refuse(self, code: int, reason: str) -> None:
+    def _refuse(self, code: int, reason: str, cause: str = "dropped") -> None:
+        """
+        Close with ``code``, saying why in one log line; on the server side,
+        count it in the metrics' refusals of the hosted protocol under ``cause``.
+        """
         assert self._transport is not None
         if self._transport.disconnecting:
             return
         log.info("websocket {peer}: closing: {reason}", peer=self.peer, reason=reason)
+        if self.request is not None:
+            refused(self.hosted, cause)
         self._transport.loseConnection(code)
         if self.limits is not None:
             self._later("abort", self.limits.closeTimeout, self._transport.abortConnection)
@@ -289,7 +304,7 @@ class WebSocketBridge:
         if self.text:
             self._refuse(UNSUPPORTED_DATA, "binary message on a text endpoint")
         elif len(data) > self.maxMessage:
-            self._refuse(MESSAGE_TOO_BIG, "WebSocket message too big")
+            self._refuse(MESSAGE_TOO_BIG, "WebSocket message too big", "too-big")
         else:
             self._deliver(bytes(data))
 
@@ -301,7 +316,7 @@ class WebSocketBridge:
             return
         data = message.encode("utf-8")
         if len(data) > self.maxMessage:
-            self._refuse(MESSAGE_TOO_BIG, "WebSocket message too big")
+            self._refuse(MESSAGE_TOO_BIG, "WebSocket message too big", "too-big")
         else:
             self._deliver(data)
 
@@ -314,6 +329,8 @@ class WebSocketBridge:
         assert self._transport is not None
         self._queue.append(data)
         if len(self._queue) == 1:
+            if self.request is not None:
+                refused(self.hosted, "rate-limit")
             self._transport.pauseReading("rate")
             self._later("rate", self._bucket.wait(), self._refilled)
 
@@ -415,14 +432,24 @@ class CheckedWebSocketResource(WebSocketResource):
     """
 
     allowedOrigins: tuple[str, ...] = ()
-    faults: Any = None
+    faults: FaultSink | None = None
     """Where refusals are logged (the hub's C{FaultLog}: a bounded rate per peer), if anywhere."""
+    metrics: Metrics | None = None
+    """Where refusals are counted (the hub's), if anywhere."""
+    name = "web"
+    """The protocol the WebSockets carry, as the metrics name it."""
+
+    def refuse(self, cause: str) -> None:
+        """Count one refused upgrade of ``cause``."""
+        if self.metrics is not None:
+            self.metrics.refused(self.name, cause)
 
     def render_GET(self, request: Request) -> bytes | int:
         if not originAllowed(request, self.allowedOrigins):
             faultLine(self.faults, _peerName(request),
                       "websocket {peer}: refused: a page of {origin} may not connect",
                       origin=(request.getHeader(b"origin") or b"").decode("latin-1"))
+            self.refuse("origin")
             request.setResponseCode(403)
             request.setHeader(b"content-type", b"text/plain; charset=utf-8")
             return b"a page of another site may not connect here\n"
@@ -450,19 +477,23 @@ class MessageWebSocketResource(CheckedWebSocketResource):
 
     def __init__(self, factory: ProtocolFactory, maxMessage: int, text: bool = False) -> None:
         self.protocolFactory = factory
+        self.source = factory if isinstance(factory, ConnectionSource) else None
+        """The factory's limits, faults and metrics, if it offers them."""
         limits, clock = connectionLimits(factory)
         if limits is not None:
             self.allowedOrigins = limits.allowedOrigins
-        self.faults = getattr(getattr(getattr(factory, "server", None), "hub", None),
-                              "faults", None)
+        if self.source is not None:
+            self.faults = self.source.faults
+            self.metrics = self.source.metrics
+            self.name = self.source.logName
         super().__init__(_ServerBridges(self._build, maxMessage, text, limits,  # type: ignore[arg-type]
                                         clock))
 
     def accept(self, request: Request) -> bytes | int:
-        admits = getattr(self.protocolFactory, "admits", None)
-        if admits is not None and not admits(request.getClientAddress()):
+        if self.source is not None and not self.source.admits(request.getClientAddress()):
             faultLine(self.faults, _peerName(request),
                       "websocket {peer}: refused: too many connections from this peer")
+            self.refuse("too-many")
             request.setResponseCode(503)
             request.setHeader(b"content-type", b"text/plain; charset=utf-8")
             return b"too many connections from your address\n"
