@@ -3,10 +3,10 @@
 Games per second of gameproto's Carcassonne: the rules engine and its bot
 alone, and the Carcassonne 1.71 server on loopback with bot clients.
 
-    python bench/carcassonne.py                      # ~65 s, prints a table
-    python bench/carcassonne.py --rooms 1,10,40 --seconds 20
-    python bench/carcassonne.py --phases engine --engine-seconds 5
-    python bench/carcassonne.py --json out.json      # the figures as JSON too
+    python -m bench.carcassonne                      # ~65 s, prints a table
+    python -m bench.carcassonne --rooms 1,10,40 --seconds 20
+    python -m bench.carcassonne --phases engine --engine-seconds 5
+    python -m bench.carcassonne --json out.json      # the figures as JSON too
 
 Two phases:
 
@@ -15,8 +15,10 @@ engine
     ``carcassonneBot(game.view(seat), seat)`` and ``game.act`` until the game
     is over, game after game, for ``--engine-seconds`` per number of players
     (2 to 5).  No network, no Twisted: games/s, moves/s, the cost of a move
-    (the bot's choice and the engine's judgement), of ``game.act`` alone
-    (what the server's referee does per move), and of a game.
+    (the bot's choice and the engine's judgement), of ``game.act`` alone,
+    and of a game.  Each game's moves are then played again as the
+    server's referee judges them (a named pile, each move naming its tile,
+    ``pageTargets`` off: no seat there clicks), ``game.act`` timed alone.
 net
     For each ``--rooms N``: a fresh server, run as an operator runs it
     (``twistd -n --pidfile= --logfile=FILE gameproto --db FILE --ports
@@ -56,8 +58,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-import harness
-from harness import (
+from twisted.internet import reactor  # (default reactor: epoll)
+from twisted.internet.defer import Deferred, DeferredLock
+
+from bench import harness
+from bench.harness import (
     REPO,
     Child,
     addTable,
@@ -82,16 +87,10 @@ from harness import (
     waitListening,
 )
 
-# The clients are the library's own: with --server-tree, from that tree too.
-harness.gameprotoFirst(sys.argv)
-
-from twisted.internet import reactor  # noqa: E402  (default reactor: epoll)
-from twisted.internet.defer import Deferred, DeferredLock  # noqa: E402
-
-from gameproto.carcassonne import wire  # noqa: E402
-from gameproto.carcassonne.protocol import CarcassonneClientProtocol  # noqa: E402
-from gameproto.engine.contract import Errors  # noqa: E402
-from gameproto.games.carcassonne import CARCASSONNE, carcassonneBot  # noqa: E402
+from gameproto.carcassonne import wire
+from gameproto.carcassonne.protocol import CarcassonneClientProtocol
+from gameproto.engine.contract import Errors
+from gameproto.games.carcassonne import CARCASSONNE, carcassonneBot
 
 
 # -- engine ------------------------------------------------------------------------
@@ -102,8 +101,8 @@ def enginePhase(args: argparse.Namespace) -> list[dict[str, Any]]:
     results = []
     seed = args.seed
     for players in range(2, 6):
-        games = moves = 0
-        acting = 0.0
+        games = moves = refereed = 0
+        acting = judging = 0.0
         points: list[int] = []
         cpu0 = time.process_time()
         started = now()
@@ -114,9 +113,11 @@ def enginePhase(args: argparse.Namespace) -> list[dict[str, Any]]:
             if isinstance(game, Errors):
                 raise RuntimeError(f"CARCASSONNE.start: {game.asJSON()}")
             instructions = game.instructions()
+            played: list[tuple[int, dict[str, Any]]] = []
             while not instructions.game_state.gameover:
                 seat = instructions.requested_actions[0].player
                 action = carcassonneBot(game.view(seat), seat)
+                played.append((seat, {**action, "tile": game.tile}))  # type: ignore[dict-item]
                 before = now()
                 outcome = game.act(seat, action)
                 acting += now() - before
@@ -127,6 +128,8 @@ def enginePhase(args: argparse.Namespace) -> list[dict[str, Any]]:
                 moves += 1
             games += 1
             points.extend(game.scores)
+            judging += referee(players, played)
+            refereed += len(played)
         elapsed = now() - started
         cpu = time.process_time() - cpu0
         results.append({
@@ -134,10 +137,30 @@ def enginePhase(args: argparse.Namespace) -> list[dict[str, Any]]:
             "games_per_s": games / elapsed, "moves_per_s": moves / elapsed,
             "ms_per_game": 1000 * cpu / games, "us_per_move": 1e6 * cpu / moves,
             "us_per_act": 1e6 * acting / moves,
+            "us_per_referee_act": 1e6 * judging / refereed,
             "moves_per_game": moves / games,
             "mean_final_score": sum(points) / len(points),
         })
     return results
+
+
+def referee(players: int, played: list[tuple[int, dict[str, Any]]]) -> float:
+    """
+    Seconds ``game.act`` takes for ``played`` as the server's referee sees
+    them: a named pile, each move naming its tile, no page's zones.
+    """
+    game = CARCASSONNE.start({"players": players, "pile": "named"}, {"seed": 0})
+    if isinstance(game, Errors):
+        raise RuntimeError(f"CARCASSONNE.start: {game.asJSON()}")
+    game.pageTargets = False
+    seconds = 0.0
+    for seat, action in played:
+        before = now()
+        outcome = game.act(seat, action)
+        seconds += now() - before
+        if isinstance(outcome, Errors):
+            raise RuntimeError(f"the referee refused {action}: {outcome.asJSON()}")
+    return seconds
 
 
 # -- net ------------------------------------------------------------------------------
@@ -373,7 +396,9 @@ def report(results: dict[str, Any]) -> str:
             ("games/s", fmt(r["games_per_s"], 2)),
             ("moves/s", fmt(r["moves_per_s"])),
             ("CPU per move (bot + engine)", f"{fmt(r['us_per_move'])} µs"),
-            ("of which game.act (the referee's part)", f"{fmt(r['us_per_act'])} µs"),
+            ("of which game.act", f"{fmt(r['us_per_act'])} µs"),
+            ("game.act as the server's referee (named pile, no page)",
+             f"{fmt(r['us_per_referee_act'])} µs"),
             ("CPU per game", f"{fmt(r['ms_per_game'])} ms"),
             ("moves per game", fmt(r["moves_per_game"])),
             ("mean final score", fmt(r["mean_final_score"])),
@@ -432,8 +457,9 @@ def parseArgs(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--no-pin", action="store_true",
                         help="do not pin the bench to core 0 and the server to core 1")
     parser.add_argument("--server-tree", type=Path, default=REPO, metavar="DIR",
-                        help="run the server, and import the client library, from this source"
-                             " tree (give it as '--server-tree DIR')")
+                        help="run the server from this source tree (e.g. 'git archive' of"
+                             " another commit; give it as '--server-tree DIR'); the clients and"
+                             " the engine phase are this tree's")
     parser.add_argument("--seed", type=int, default=1, help="the engine phase's first seed")
     parser.add_argument("--json", default=None, metavar="FILE",
                         help="also write the figures as JSON ('-': stdout, instead of the table)")
@@ -484,6 +510,7 @@ async def runAll(args: argparse.Namespace, work: Path) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    harness.checkGameproto(sys.argv if argv is None else argv)
     args = parseArgs(argv)
     result = runBench(args, args.players * max(args.rooms, default=0) * 2 + 100,
                       "carcassonne-bench-", runAll, report)

@@ -3,12 +3,12 @@
 Actions per second through gameproto's engine JSON protocol, with every game
 record written to SQLite, and the same load with storage off.
 
-    python bench/enginejson_load.py                  # ~90 s, prints a table
-    python bench/enginejson_load.py --quick          # ~12 s smoke run
-    python bench/enginejson_load.py --workloads pvp --repeat 3
-    python bench/enginejson_load.py --stores sqlite,off --py-spy /tmp/ej   # server hot spots
-    python bench/enginejson_load.py --stores ""      # the direct phase alone, ~6 s
-    python bench/enginejson_load.py --json out.json  # the figures as JSON too
+    python -m bench.enginejson_load                  # ~90 s, prints a table
+    python -m bench.enginejson_load --quick          # ~12 s smoke run
+    python -m bench.enginejson_load --workloads pvp --repeat 3
+    python -m bench.enginejson_load --stores sqlite,off --py-spy /tmp/ej   # server hot spots
+    python -m bench.enginejson_load --stores ""      # the direct phase alone, ~6 s
+    python -m bench.enginejson_load --json out.json  # the figures as JSON too
 
 Two kinds of phase:
 
@@ -144,8 +144,8 @@ if __name__ == "__main__" and sys.argv[1:2] == [NO_STORE]:
     twistdWithoutStore(sys.argv[2:])
     sys.exit(0)
 
-import harness  # noqa: E402
-from harness import (  # noqa: E402
+from bench import harness  # noqa: E402
+from bench.harness import (  # noqa: E402
     DISCARD_LOGGER,
     REPO,
     Child,
@@ -171,8 +171,8 @@ from harness import (  # noqa: E402
     waitListening,
 )
 
-# The direct phase measures the server's store: with --server-tree, that tree's.
-harness.gameprotoFirst(sys.argv)
+# The direct phase measures this tree's store (the server: --server-tree's).
+harness.checkGameproto(sys.argv)
 
 from twisted.internet import reactor  # noqa: E402  (default reactor: epoll)
 from twisted.internet.protocol import Protocol  # noqa: E402

@@ -5,8 +5,9 @@ percentiles, the report's header and tables, profiles, the run itself
 (``runBench``: file limit, pinning, the ``--max-seconds`` watchdog), and the
 echo baseline.
 
-The benchmarks import it as ``harness``: ``python bench/NAME.py`` puts
-``bench/`` first on ``sys.path``.  Two parts of it run in other processes:
+The benchmarks import it as ``bench.harness``, run as ``python -m
+bench.NAME`` from the repository root (no ``sys.path`` edits: the root,
+the current directory, is on it).  Two parts of it run in other processes:
 
 - A bare Twisted TCP echo server, the baseline (L{startEcho}):
 
@@ -33,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import array
+import importlib.util
 import json
 import os
 import platform
@@ -69,19 +71,29 @@ def _reactor() -> Any:
     return reactor
 
 
-def gameprotoFirst(argv: list[str] | None = None) -> None:
+def checkGameproto(argv: list[str] | None = None) -> None:
     """
-    Put this source tree first on ``sys.path``, and before it the
-    ``--server-tree DIR`` of ``argv`` if any: what the bench runs in process
-    (the library's clients, the store) then comes from the tree it measures.
-    Call it before importing gameproto.
+    Make sure the gameproto this process imports (its clients, the store of
+    a direct phase) is this source tree's, as it is when a benchmark runs
+    as ``python -m bench.NAME`` from the repository root; else exit saying
+    how to run it (an installed gameproto may be another version).  No
+    ``sys.path`` edit: with ``--server-tree DIR`` in ``argv``, the server
+    runs DIR's code, and what runs in this process is this tree's.
     """
-    if str(REPO) not in sys.path:
-        sys.path.insert(0, str(REPO))
+    spec = importlib.util.find_spec("gameproto")
+    origin = Path(spec.origin).resolve() if spec is not None and spec.origin else None
+    if origin != REPO / "gameproto" / "__init__.py":
+        raise SystemExit(f"bench: gameproto comes from {origin}, not {REPO}: run the "
+                         f"benchmark from {REPO} as 'python -m bench.NAME'")
     argv = argv or []
     for i, arg in enumerate(argv[:-1]):
-        if arg == "--server-tree" and (Path(argv[i + 1]) / "gameproto").is_dir():
-            sys.path.insert(0, str(Path(argv[i + 1]).resolve()))
+        if arg == "--server-tree" and Path(argv[i + 1]).resolve() != REPO:
+            print(f"bench: the server runs {argv[i + 1]}; the clients here run {REPO}",
+                  file=sys.stderr)
+
+
+gameprotoFirst = checkGameproto
+"""The old name of L{checkGameproto}, for the benchmarks that still call it."""
 
 
 def serverEnv(serverTree: Path) -> dict[str, str]:

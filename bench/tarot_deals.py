@@ -3,10 +3,10 @@
 Deals per second of gameproto's French Tarot: the engine alone, the engine
 behind a table, and the MaîtreTarot server on loopback.
 
-    python bench/tarot_deals.py                      # ~2 minutes, prints a table
-    python bench/tarot_deals.py --tables 1,20,50 --seconds 10
-    python bench/tarot_deals.py --phases net --tables 50 --py-spy /tmp/tarot.txt
-    python bench/tarot_deals.py --json out.json      # the figures as JSON too
+    python -m bench.tarot_deals                      # ~2 minutes, prints a table
+    python -m bench.tarot_deals --tables 1,20,50 --seconds 10
+    python -m bench.tarot_deals --phases net --tables 50 --py-spy /tmp/tarot.txt
+    python -m bench.tarot_deals --json out.json      # the figures as JSON too
 
 Three phases:
 
@@ -66,8 +66,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-import harness
-from harness import (
+from twisted.internet import reactor  # (default reactor: epoll)
+from twisted.internet.task import Clock, deferLater
+
+from bench import harness
+from bench.harness import (
     DISCARD_LOGGER,
     REPO,
     Child,
@@ -95,18 +98,12 @@ from harness import (
     waitListening,
 )
 
-# The clients are the library's own: with --server-tree, from that tree too.
-harness.gameprotoFirst(sys.argv)
-
-from twisted.internet import reactor  # noqa: E402  (default reactor: epoll)
-from twisted.internet.task import Clock, deferLater  # noqa: E402
-
-from gameproto.engine.contract import Errors  # noqa: E402
-from gameproto.engine.record import MemoryRecordStore  # noqa: E402
-from gameproto.engine.table import BotSeat, Table  # noqa: E402
-from gameproto.games.tarot import TAROT, TarotView, tarotBot  # noqa: E402
-from gameproto.maitretarot import wire  # noqa: E402
-from gameproto.maitretarot.protocol import MaitreTarotClientProtocol  # noqa: E402
+from gameproto.engine.contract import Errors
+from gameproto.engine.record import MemoryRecordStore
+from gameproto.engine.table import BotSeat, Table
+from gameproto.games.tarot import TAROT, TarotView, tarotBot
+from gameproto.maitretarot import wire
+from gameproto.maitretarot.protocol import MaitreTarotClientProtocol
 
 REASONS = ("played", "all-pass", "petit-sec")
 
@@ -683,9 +680,9 @@ def parseArgs(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--no-pin", action="store_true",
                         help="do not pin the bench to core 0 and the server to core 1")
     parser.add_argument("--server-tree", type=Path, default=REPO, metavar="DIR",
-                        help="run the server, and import the client library, from this source"
-                             " tree (e.g. 'git archive' of another commit; give it as"
-                             " '--server-tree DIR')")
+                        help="run the server from this source tree (e.g. 'git archive' of another"
+                             " commit; give it as '--server-tree DIR'); the clients are"
+                             " this tree's")
     parser.add_argument("--seed", type=int, default=1, help="the engine phases' seed")
     parser.add_argument("--json", default=None, metavar="FILE",
                         help="also write the figures as JSON ('-': stdout, instead of the table)")
@@ -739,6 +736,7 @@ async def runAll(args: argparse.Namespace, work: Path) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    harness.checkGameproto(sys.argv if argv is None else argv)
     args = parseArgs(argv)
     result = runBench(args, 4 * max(args.tables, default=0) + 100, "tarot-bench-", runAll,
                       report)

@@ -14,7 +14,6 @@ import sqlite3
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-import attrs
 from twisted.application import service, strports
 from twisted.internet import defer, endpoints
 from twisted.internet.defer import Deferred
@@ -26,7 +25,12 @@ from twisted.python.util import padTo
 from twisted.web.resource import Resource
 from twisted.web.server import Site
 
-from gameproto.engine.external import EngineManifest, ExternalEngine, ManifestError
+from gameproto.engine.external import (
+    EngineManifest,
+    ExternalEngine,
+    ManifestError,
+    parseEngineSpec,
+)
 from gameproto.engine.hub import Hub, HubSettings
 from gameproto.engine.registry import EngineRegistry, builtins, loadEngineDirectory
 from gameproto.engine.store import SQLiteRecordStore
@@ -240,9 +244,10 @@ class Options(usage.Options):
         folder holding one, or a command whose only init parameter is
         players). Repeatable.
         """
-        name, equals, rest = value.partition("=")
-        if not equals or not name.isidentifier() or not rest.strip():
-            raise usage.UsageError(f"--engine: expected NAME=COMMAND or NAME=MANIFEST, got {value!r}")
+        try:
+            parseEngineSpec(value)
+        except ManifestError as e:
+            raise usage.UsageError(f"--engine: {e}") from None
         self["engine"].append(value)
 
     def opt_ports(self, value: str) -> None:
@@ -282,16 +287,13 @@ class Options(usage.Options):
 
 
 def externalManifests(directory: str | None, specs: list[str]) -> list[EngineManifest]:
-    """The external engines named by ``--engines`` and ``--engine``."""
+    """
+    The external engines named by ``--engines`` and ``--engine`` (each
+    ``NAME=SPEC`` read by L{EngineManifest.fromSpec}).  Raises
+    L{ManifestError}.
+    """
     manifests = loadEngineDirectory(Path(directory)) if directory else []
-    for spec in specs:
-        name, _, value = spec.partition("=")
-        path = Path(value)
-        if path.exists():
-            manifest = EngineManifest.load(path)
-            manifests.append(attrs.evolve(manifest, name=name))
-        else:
-            manifests.append(EngineManifest.fromCommand(name, value))
+    manifests.extend(EngineManifest.fromSpec(spec) for spec in specs)
     names = [m.name for m in manifests]
     for name in names:
         if names.count(name) > 1 or name in builtins():

@@ -30,6 +30,9 @@ class ServerInputs(Protocol):
     def connect(self, rawNick: bytes) -> None:
         "CONNECT received."
 
+    def nickTooLong(self) -> None:
+        "A CONNECT went on past the codec's limit (L{wire.NickTooLong})."
+
     def nickAccepted(self, nick: str) -> None:
         "The nick is valid and free."
 
@@ -139,6 +142,11 @@ def _buildServer() -> TypeMachine[ServerInputs, ServerCore]:
     def refused(machine: ServerInputs, core: ServerCore, code: int) -> None:
         core.send(wire.Error(code))
 
+    @connecting.upon(ServerInputs.nickTooLong).to(closed)
+    def nickTooLong(machine: ServerInputs, core: ServerCore) -> None:
+        core.send(wire.Error(wire.ERR_INVALID_NICK))
+        core.drop(f"CONNECT longer than {wire.CONNECT_NICK_LIMIT} bytes")
+
     @connecting.upon(ServerInputs.timedOut).to(closed)
     def connectTimeout(machine: ServerInputs, core: ServerCore) -> None:
         core.send(wire.Error(wire.ERR_TIMEOUT))
@@ -211,7 +219,10 @@ def _buildServer() -> TypeMachine[ServerInputs, ServerCore]:
         core.send(wire.Error(wire.ERR_TIMEOUT))
         core.drop("no JOIN_QUEUE in time after GAME_END")
 
-    # Messages out of sequence: one log line and a clean close.
+    # Messages out of sequence: one log line and a clean close, the game
+    # (if any) lost.  A PLAY_MOVE the server cannot take gets the document's
+    # one error about a move first, ERR_INVALID_COLUMN, as a second invalid
+    # column does; no error of the document fits a CONNECT or a JOIN_QUEUE.
     def outOfSequence(what: str):  # type: ignore[no-untyped-def]
         def unexpected(machine: ServerInputs, core: ServerCore, *args: object) -> None:
             core.resign()
@@ -219,15 +230,21 @@ def _buildServer() -> TypeMachine[ServerInputs, ServerCore]:
 
         return unexpected
 
+    def moveOutOfSequence(machine: ServerInputs, core: ServerCore, column: int) -> None:
+        core.send(wire.Error(wire.ERR_INVALID_COLUMN))
+        core.resign()
+        core.drop("unexpected PLAY_MOVE")
+
     everyOpen = [connecting, checking, queued, theirTurn, myTurn, judging, resend,
                  judgingResend, choosing]
     for state in everyOpen:
         if state is not connecting:
             state.upon(ServerInputs.connect).to(closed)(outOfSequence("CONNECT"))
+            state.upon(ServerInputs.nickTooLong).to(closed)(outOfSequence("CONNECT"))
         if state not in (queued, choosing):
             state.upon(ServerInputs.joinQueue).to(closed)(outOfSequence("JOIN_QUEUE"))
     for state in (connecting, checking, queued, theirTurn, judging, judgingResend):
-        state.upon(ServerInputs.playMove).to(closed)(outOfSequence("PLAY_MOVE"))
+        state.upon(ServerInputs.playMove).to(closed)(moveOutOfSequence)
 
     # Timers that fired as the phase ended are harmless.
     for state in (checking, queued, theirTurn, judging, judgingResend, closed):
@@ -240,7 +257,7 @@ def _buildServer() -> TypeMachine[ServerInputs, ServerCore]:
             core.stopTimer()
             core.cleanUp()
 
-    for input in (ServerInputs.connect, ServerInputs.nickAccepted, ServerInputs.nickRefused,
+    for input in (ServerInputs.connect, ServerInputs.nickTooLong, ServerInputs.nickAccepted, ServerInputs.nickRefused,
                   ServerInputs.matched, ServerInputs.yourTurn, ServerInputs.playMove,
                   ServerInputs.moveAccepted, ServerInputs.moveRefused,
                   ServerInputs.opponentMoved, ServerInputs.gameEnded,

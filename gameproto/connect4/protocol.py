@@ -30,7 +30,7 @@ class MessageStreamProtocol(WireProtocol):
     A stream of Protuissance 4 messages over a byte transport (TCP), or one
     message per frame (L{messageDataReceived}, for WebSocket).  Subclasses
     say which messages they read (L{expectedMessages}) and handle them in
-    L{messageReceived}.
+    L{messageReceived}; bytes that are none go to L{malformedReceived}.
     """
 
     logName = "connect4"
@@ -51,7 +51,7 @@ class MessageStreamProtocol(WireProtocol):
             if message is wire.NEED_MORE:
                 return
             if isinstance(message, wire.Malformed):
-                self.dropConnection(message.reason)
+                self.malformedReceived(message)
                 return
             self.messageReceived(message)  # type: ignore[arg-type]
 
@@ -61,13 +61,17 @@ class MessageStreamProtocol(WireProtocol):
             return
         message = wire.parseOne(bytes(data), self.expectedMessages())
         if isinstance(message, wire.Malformed):
-            self.dropConnection(message.reason)
+            self.malformedReceived(message)
         else:
             self.messageReceived(message)
 
     def messageReceived(self, message: wire.Message) -> None:
         """Handle one message."""
         raise NotImplementedError
+
+    def malformedReceived(self, malformed: wire.Malformed) -> None:
+        """Bytes that are no message expected now: the connection is closed."""
+        self.dropConnection(malformed.reason)
 
 
 class Connect4ServerProtocol(MessageStreamProtocol):
@@ -101,6 +105,16 @@ class Connect4ServerProtocol(MessageStreamProtocol):
                 machine.playMove(column)
             case wire.JoinQueue():
                 machine.joinQueue()
+
+    def malformedReceived(self, malformed: wire.Malformed) -> None:
+        """
+        A CONNECT past its limit goes to the machine (ERR_INVALID_NICK, then
+        the close); other bytes that are no message close the connection.
+        """
+        if isinstance(malformed, wire.NickTooLong):
+            self.player.machine.nickTooLong()
+        else:
+            super().malformedReceived(malformed)
 
     def who(self) -> str:
         return self.player.nick or self.peer

@@ -42,7 +42,10 @@ NICK_MAX: Final = 16
 """A nick is 1 to 16 characters of ``[A-Za-z0-9_-]``; longer ones are cut to 16."""
 
 CONNECT_NICK_LIMIT: Final = 256
-"""The most bytes a CONNECT may carry before its CRLF; past that it is refused."""
+"""
+The most bytes a CONNECT may carry before its CRLF; past that it is
+L{NickTooLong} (the server answers ERR_INVALID_NICK and closes).
+"""
 
 MAX_MESSAGE: Final = 1 + CONNECT_NICK_LIMIT + len(CRLF)
 """No message is longer than this."""
@@ -130,6 +133,17 @@ class Error:
         return self.code
 
 
+@attrs.frozen
+class NickTooLong(Malformed):
+    """
+    A CONNECT whose nick goes on past L{CONNECT_NICK_LIMIT} bytes without
+    its CRLF: the stream cannot be read on at a bounded cost.  The server
+    answers ERR_INVALID_NICK, then closes.
+    """
+
+    reason: str = f"CONNECT longer than {CONNECT_NICK_LIMIT} bytes"
+
+
 Message = Connect | Init | GameStart | PlayMove | GameEnd | JoinQueue | Error
 MessageClass = type[Connect] | type[Init] | type[GameStart] | type[PlayMove] | type[
     GameEnd
@@ -189,8 +203,11 @@ def serialize(message: Message) -> bytes:
 
 # -- reading -----------------------------------------------------------------
 
-Parsed = tuple[Message, int] | _NeedMore | None
-"""A message and the bytes it took, NEED_MORE, or None: not this kind."""
+Parsed = tuple[Message, int] | _NeedMore | Malformed | None
+"""
+A message and the bytes it took, NEED_MORE, None: not this kind, or
+Malformed: of this kind, and refused (L{NickTooLong}).
+"""
 
 
 def _fixed(data: bytes, length: int) -> bool | None:
@@ -208,10 +225,10 @@ def _readConnect(data: bytes) -> Parsed:
     end = data.find(CRLF, 1)
     if end < 0:
         if len(data) > 1 + CONNECT_NICK_LIMIT + 1:
-            return None
+            return NickTooLong()
         return NEED_MORE
     if end - 1 > CONNECT_NICK_LIMIT:
-        return None
+        return NickTooLong()
     return Connect(data[1:end]), end + 2
 
 
@@ -319,7 +336,8 @@ def parse(
 ) -> tuple[Message, int] | _NeedMore | Malformed:
     """
     Read one message at the start of ``data``, among the ``expected`` kinds.
-    Returns the message and how many bytes it took, NEED_MORE, or Malformed.
+    Returns the message and how many bytes it took, NEED_MORE, or Malformed
+    (L{NickTooLong} for a CONNECT past its limit).
     """
     if not data:
         return NEED_MORE

@@ -39,7 +39,11 @@ Outcome = Instructions | Errors | Deferred[Instructions | Errors]
 
 
 class SeatHolder(Protocol):
-    """Whoever holds a seat at a table."""
+    """
+    Whoever holds a seat at a table.  A holder that is not a person (a
+    bot, an open seat) says so with a false C{person} attribute
+    (L{DeclaresPerson}); one without it is a person.
+    """
 
     @property
     def name(self) -> str:
@@ -87,13 +91,20 @@ class AbortAware(Protocol):
         """
 
 
-def isPerson(holder: object) -> bool:
+@runtime_checkable
+class DeclaresPerson(Protocol):
     """
-    Whether ``holder`` is a person (a player of any protocol, a web
-    player): a seat holder says it is not with a false ``person``
-    attribute (bots, open seats).
+    A seat holder that says whether it is a person: C{person} is false for
+    bots and open seats, true for a player of any protocol or a web player.
+    A L{SeatHolder} without it is a person (L{isPerson}).
     """
-    return getattr(holder, "person", True) is not False
+
+    person: bool
+
+
+def isPerson(holder: SeatHolder) -> bool:
+    """Whether ``holder`` is a person: its C{person}, true when it declares none."""
+    return holder.person if isinstance(holder, DeclaresPerson) else True
 
 
 class Table:

@@ -106,10 +106,18 @@ class EngineJsonServerProtocol(TimeoutMixin, WireProtocol):
 
 class EngineJsonClientProtocol(WireProtocol):
     """
-    A client of the engine JSON protocol over TCP: L{send} a message, and
-    each message from the server comes to L{messageReceived}, then to the
-    hook named after its type (``hello``, ``created``, ``seated``,
-    ``instructions``, ``errors``, ``ended``, ``problem``...) if defined.
+    A client of the engine JSON protocol over TCP (or, through
+    L{messageDataReceived}, a WebSocket).  L{send} a message; each message
+    from the server comes as a dict to L{messageReceived}, which reads it
+    into one of L{wire}'s typed server messages and calls its hook.
+
+    Hooks, each doing nothing here (override those you need):
+    L{helloReceived}, L{createdReceived}, L{seatedReceived},
+    L{queuedReceived}, L{watchingReceived}, L{instructionsReceived},
+    L{errorsReceived}, L{problemReceived}, L{endedReceived},
+    L{leftReceived}, and L{unknownReceived} for a type this client does
+    not know.  A subclass overriding L{messageReceived} sees the raw dicts
+    instead.  A message that is not the protocol's closes the connection.
     """
 
     logName = "engine"
@@ -121,6 +129,8 @@ class EngineJsonClientProtocol(WireProtocol):
 
     def dataReceived(self, data: bytes) -> None:
         for line in self._reader.feed(data):
+            if self._closing:
+                return
             if isinstance(line, wire.Malformed):
                 self.dropConnection(f"the server sent {line.reason}")
                 return
@@ -129,6 +139,9 @@ class EngineJsonClientProtocol(WireProtocol):
             except ValueError:
                 self.dropConnection("the server sent something that is not JSON")
                 return
+            if not isinstance(message, dict):
+                self.dropConnection("the server sent JSON that is not an object")
+                return
             self.messageReceived(message)
 
     def messageDataReceived(self, data: bytes) -> None:
@@ -136,9 +149,71 @@ class EngineJsonClientProtocol(WireProtocol):
         self.dataReceived(data.rstrip(b"\n") + b"\n")
 
     def messageReceived(self, message: dict[str, Any]) -> None:
-        hook = getattr(self, f"on_{message.get('type')}", None)
-        if hook is not None:
-            hook(message)
+        """One message from the server, as JSON: read, then dispatched to its hook."""
+        typed = wire.readServerMessage(message)
+        if isinstance(typed, wire.Malformed):
+            self.dropConnection(f"the server sent {typed.reason}")
+            return
+        self.serverMessageReceived(typed)
+
+    def serverMessageReceived(self, message: wire.ServerMessage) -> None:
+        """One typed message from the server: its hook is called."""
+        match message:
+            case wire.Hello():
+                self.helloReceived(message)
+            case wire.Created():
+                self.createdReceived(message)
+            case wire.Seated():
+                self.seatedReceived(message)
+            case wire.Queued():
+                self.queuedReceived(message)
+            case wire.Watching():
+                self.watchingReceived(message)
+            case wire.Instructions():
+                self.instructionsReceived(message)
+            case wire.Errors():
+                self.errorsReceived(message)
+            case wire.Problem():
+                self.problemReceived(message)
+            case wire.Ended():
+                self.endedReceived(message)
+            case wire.Left():
+                self.leftReceived(message)
+            case wire.Unknown():
+                self.unknownReceived(message)
+
+    def helloReceived(self, message: wire.Hello) -> None:
+        """The server's first message: its protocol and engines."""
+
+    def createdReceived(self, message: wire.Created) -> None:
+        """The game asked for with C{create} exists."""
+
+    def seatedReceived(self, message: wire.Seated) -> None:
+        """This client holds a seat (keep its token to take it back)."""
+
+    def queuedReceived(self, message: wire.Queued) -> None:
+        """This client waits in a matchmaking."""
+
+    def watchingReceived(self, message: wire.Watching) -> None:
+        """This client follows a game as a spectator."""
+
+    def instructionsReceived(self, message: wire.Instructions) -> None:
+        """A game's new state: displays, the actions asked of this seat."""
+
+    def errorsReceived(self, message: wire.Errors) -> None:
+        """This client's action, INITIALISATION or message was refused."""
+
+    def problemReceived(self, message: wire.Problem) -> None:
+        """A request of this client cannot be served."""
+
+    def endedReceived(self, message: wire.Ended) -> None:
+        """The game is over (or aborted: C{message.error})."""
+
+    def leftReceived(self, message: wire.Left) -> None:
+        """The seat, queue or game was left, as asked."""
+
+    def unknownReceived(self, message: wire.Unknown) -> None:
+        """A message of a type this client does not know: ignored here."""
 
     def send(self, message: dict[str, Any] | wire.ClientMessage) -> None:
         """Send a message: a dict, or one of L{wire}'s client messages."""

@@ -2,25 +2,23 @@
 The player side of the engine JSON protocol, sans I/O: one JSON object per
 message (a line on TCP, a text message on WebSocket), each with a ``type``.
 Reading is total: any bytes give a typed message or a L{Malformed} value
-(the document's BAD_FORMAT).
+(the document's BAD_FORMAT).  L{parse} reads a client's messages (the
+server's side), L{parseServer} the server's (a client's side).
 """
 
 from __future__ import annotations
 
 import json
-import math
-import re
 from typing import Any, Final
 
 import attrs
 
 from gameproto.buffer import Malformed as Malformed, NeedMore, ReceiveBuffer
+# Re-exported from their old home here: what checks a client's JSON is shared.
+from gameproto.jsonutil import MAX_DEPTH as MAX_DEPTH, plainJSON as plainJSON
 
 MAX_MESSAGE: Final = 64 * 1024
 """The longest message a client may send, in bytes."""
-
-MAX_DEPTH: Final = 64
-"""How deep a client's arrays and objects may nest."""
 
 JSON = Any
 
@@ -121,39 +119,6 @@ def _int(value: JSON) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def plainJSON(value: JSON, maxDepth: int = MAX_DEPTH) -> str | None:
-    """
-    Why ``value`` (as C{json.loads} reads it) is not the document's JSON:
-    a NaN or an infinity (Python's json reads them), a string that is not
-    Unicode (a lone surrogate escape), or arrays and objects nested deeper
-    than ``maxDepth``; None when it is.  Walked without recursion, so any
-    depth gets an answer, never a RecursionError.
-    """
-    stack: list[tuple[JSON, int]] = [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, float):
-            if not math.isfinite(item):
-                return "numbers must be finite"
-        elif isinstance(item, str):
-            if _SURROGATE.search(item):
-                return "strings must be valid Unicode"
-        elif isinstance(item, (dict, list)):
-            if depth >= maxDepth:
-                return f"JSON nested deeper than {maxDepth} levels"
-            if isinstance(item, dict):
-                for key, member in item.items():
-                    if _SURROGATE.search(key):
-                        return "strings must be valid Unicode"
-                    stack.append((member, depth + 1))
-            else:
-                stack.extend((member, depth + 1) for member in item)
-    return None
-
-
 def parse(data: bytes | str) -> ClientMessage | Malformed:
     """One client message."""
     if len(data) > MAX_MESSAGE:
@@ -214,6 +179,185 @@ def parse(data: bytes | str) -> ClientMessage | Malformed:
     if kind == "leave":
         return Leave()
     return Malformed(f"unknown message type {kind!r}")
+
+
+# -- server messages -----------------------------------------------------------
+
+
+@attrs.frozen
+class Hello:
+    """The first message: the protocol's name and the engines the server offers."""
+
+    protocol: str
+    engines: tuple[str, ...]
+
+
+@attrs.frozen
+class Created:
+    """Game ``game`` of ``engine`` was created (after L{Create})."""
+
+    game: int
+    engine: str
+
+
+@attrs.frozen
+class Seated:
+    """You hold seat ``player`` (1-based) of ``game``; ``token`` takes it back."""
+
+    game: int
+    engine: str
+    player: int
+    players: tuple[str, ...]
+    token: str | None
+
+
+@attrs.frozen
+class Queued:
+    """You wait in ``engine``'s matchmaking."""
+
+    engine: str
+
+
+@attrs.frozen
+class Watching:
+    """You follow ``game`` as a spectator."""
+
+    game: int
+    engine: str
+    players: tuple[str, ...]
+
+
+@attrs.frozen
+class Instructions:
+    """
+    After each accepted action, and once on being seated or watching:
+    ``by`` is the player whose action these follow (None before the first),
+    ``player`` None for a spectator; ``displays``, ``requested_actions`` and
+    ``game_state`` are the document's JSON, as sent.
+    """
+
+    game: int
+    player: int | None
+    turn: int
+    by: int | None
+    displays: tuple[JSON, ...]
+    requested_actions: tuple[dict[str, JSON], ...]
+    waiting_for: tuple[int, ...]
+    game_state: dict[str, JSON]
+
+
+@attrs.frozen
+class Errors:
+    """Your action, INITIALISATION or message was refused: the document's error dicts."""
+
+    errors: tuple[dict[str, JSON], ...]
+    reason: str | None = None
+
+
+@attrs.frozen
+class Problem:
+    """A request cannot be served; ``message`` says why."""
+
+    message: str
+
+
+@attrs.frozen
+class Ended:
+    """``game`` is over; ``error`` says why when it was aborted."""
+
+    game: int
+    scores: tuple[JSON, ...]
+    error: str | None
+
+
+@attrs.frozen
+class Left:
+    """After L{Leave}."""
+
+
+@attrs.frozen
+class Unknown:
+    """A message whose ``type`` this codec does not know (a newer server's): kept whole."""
+
+    type: JSON
+    data: dict[str, JSON]
+
+
+ServerMessage = (Hello | Created | Seated | Queued | Watching | Instructions | Errors | Problem
+                 | Ended | Left | Unknown)
+
+
+class _Wrong(Exception):
+    """A field of a server message is missing or of the wrong kind."""
+
+
+def _field(data: dict[str, JSON], key: str, kind: type | tuple[type, ...],
+           optional: bool = False) -> Any:
+    value = data.get(key)
+    if value is None and optional:
+        return None
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+        raise _Wrong(f"{data.get('type')}: {key} is missing or of the wrong kind")
+    return value
+
+
+def _items(data: dict[str, JSON], key: str, kind: type) -> tuple[Any, ...]:
+    values = _field(data, key, list)
+    if any(not isinstance(v, kind) or (isinstance(v, bool) and kind is int) for v in values):
+        raise _Wrong(f"{data.get('type')}: {key} must hold only {kind.__name__} values")
+    return tuple(values)
+
+
+def readServerMessage(data: JSON) -> ServerMessage | Malformed:
+    """One server message, as C{json.loads} read it: typed, or why it is not one."""
+    if not isinstance(data, dict):
+        return Malformed("a message is a JSON object")
+    try:
+        match data.get("type"):
+            case "hello":
+                return Hello(_field(data, "protocol", str), _items(data, "engines", str))
+            case "created":
+                return Created(_field(data, "game", int), _field(data, "engine", str))
+            case "seated":
+                return Seated(_field(data, "game", int), _field(data, "engine", str),
+                              _field(data, "player", int), _items(data, "players", str),
+                              _field(data, "token", str, optional=True))
+            case "queued":
+                return Queued(_field(data, "engine", str))
+            case "watching":
+                return Watching(_field(data, "game", int), _field(data, "engine", str),
+                                _items(data, "players", str))
+            case "instructions":
+                return Instructions(
+                    _field(data, "game", int), _field(data, "player", int, optional=True),
+                    _field(data, "turn", int), _field(data, "by", int, optional=True),
+                    _items(data, "displays", object), _items(data, "requested_actions", dict),
+                    _items(data, "waiting_for", int), _field(data, "game_state", dict))
+            case "errors":
+                return Errors(_items(data, "errors", dict),
+                              _field(data, "reason", str, optional=True))
+            case "problem":
+                return Problem(_field(data, "message", str))
+            case "ended":
+                return Ended(_field(data, "game", int), _items(data, "scores", object),
+                             _field(data, "error", str, optional=True))
+            case "left":
+                return Left()
+            case other:
+                return Unknown(other, dict(data))
+    except _Wrong as e:
+        return Malformed(str(e))
+
+
+def parseServer(data: bytes | str) -> ServerMessage | Malformed:
+    """One server message from its bytes (a line without its LF, or a text message)."""
+    if len(data) > MAX_MESSAGE:
+        return Malformed("message too long")
+    try:
+        message = json.loads(data)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return Malformed("not JSON")
+    return readServerMessage(message)
 
 
 def encode(message: dict[str, JSON]) -> bytes:

@@ -292,8 +292,23 @@ class WebSocketTests(LoopbackMixin, TestCase):
         self.assertEqual(received, [b"1\x07\x06\r\n"])
 
     @defer.inlineCallbacks
+    def test_longConnectInOneMessage(self) -> Any:
+        """
+        A CONNECT within the WebSocket cap (259 bytes) but past the codec's
+        256 bytes of nick: ERR_INVALID_NICK, as over TCP, then the close.
+        """
+        received = yield self.rawExchange(
+            lambda t: t.sendBytesMessage(b"0" + b"a" * (wire.CONNECT_NICK_LIMIT + 2)))
+        self.assertEqual(received, [b"7\r\n"])
+        self.assertEqual(self.server.nicks, {})
+
+    @defer.inlineCallbacks
     def test_tooBigOrText(self) -> Any:
-        """A message over the cap, a text message, or two messages in one, close the connection."""
+        """
+        A message over the cap (refused by WebSocket itself, code 1009,
+        before any protocol reads it: see L{test_unfinishedMessageCapped}),
+        a text message, or two messages in one, close the connection.
+        """
         for send in (lambda t: t.sendBytesMessage(b"0" + b"a" * 100_000 + b"\r\n"),
                      lambda t: t.sendTextMessage("0alice\r\n"),
                      lambda t: t.sendBytesMessage(b"0bob\r\n5\r\n")):
@@ -360,3 +375,140 @@ class RawTCPTests(LoopbackMixin, TestCase):
         yield self.connect(Raw())  # type: ignore[arg-type]
         yield closed
         self.assertEqual(received, [])
+
+
+class DocumentPeer(Protocol):
+    """
+    A raw TCP peer written from the document alone: it writes the bytes it
+    is given, keeps every byte the server sends, and fires ``closed`` with
+    them all when the server closes.
+    """
+
+    def __init__(self, *writes: bytes) -> None:
+        self.writes = writes
+        self.data = b""
+        self.closed: defer.Deferred[bytes] = defer.Deferred()
+        self.arrived: defer.Deferred[None] | None = None
+        self.wanted = 0
+
+    def close(self) -> defer.Deferred[bytes]:
+        """Close this side; fires with every byte received."""
+        assert self.transport is not None
+        self.transport.loseConnection()
+        return self.closed
+
+    def connectionMade(self) -> None:
+        assert self.transport is not None
+        for data in self.writes:
+            self.transport.write(data)
+
+    def write(self, data: bytes) -> None:
+        assert self.transport is not None
+        self.transport.write(data)
+
+    def waitFor(self, length: int) -> defer.Deferred[None]:
+        """Fires once ``length`` bytes have come."""
+        self.wanted = length
+        self.arrived = defer.Deferred()
+        self.dataReceived(b"")
+        return self.arrived
+
+    def dataReceived(self, data: bytes) -> None:
+        self.data += data
+        if self.arrived is not None and len(self.data) >= self.wanted:
+            arrived, self.arrived = self.arrived, None
+            arrived.callback(None)
+
+    def connectionLost(self, reason: Failure = Failure(ConnectionError())) -> None:
+        self.closed.callback(self.data)
+
+
+class DocumentPeerTests(LoopbackMixin, TestCase):
+    """
+    Out of sequence and long nicks over a real socket, against peers
+    written from the document: what each gets before the close.
+    """
+
+    settings = Connect4Settings(timeout=5, firstMoveBonus=1, resendTimeout=1,
+                                choiceTimeout=5, rematchDelay=0)
+    INIT = b"1\x07\x06\r\n"
+    START = 5 + 12
+    """INIT then GAME_START of alice and bob: the bytes each has once the game begins."""
+
+    def peer(self, *writes: bytes) -> defer.Deferred[Any]:
+        peer = DocumentPeer(*writes)
+        endpoint = TCP4ClientEndpoint(reactor, "127.0.0.1", portNumber(self.port))
+        return connectProtocol(endpoint, peer)
+
+    @defer.inlineCallbacks
+    def test_longConnect(self) -> Any:
+        """A CONNECT past 256 bytes: ERR_INVALID_NICK, then the close."""
+        peer = yield self.peer(b"0" + b"a" * 5000 + b"\r\n")
+        data = yield peer.closed
+        self.assertEqual(data, b"7\r\n")
+        self.assertEqual(self.server.nicks, {})
+
+    @defer.inlineCallbacks
+    def test_truncatedNickPlays(self) -> Any:
+        """A 40-character nick is cut to 16, valid, and GAME_START carries the 16."""
+        alice = yield self.peer(b"0" + b"abcdefghijklmnop" + b"q" * 24 + b"\r\n")
+        bob = yield self.peer(b"0bob\r\n")
+        yield defer.gatherResults([alice.waitFor(5 + 23), bob.waitFor(5 + 23)])
+        self.assertEqual(alice.data[:5], self.INIT)
+        self.assertIn(alice.data[5:], (b"2\x10abcdefghijklmnopbob\r\n",
+                                       b"2\x03bobabcdefghijklmnop\r\n"))
+        self.assertEqual(bob.data[5:], alice.data[5:])
+        for peer in (alice, bob):
+            yield peer.close()
+
+    @defer.inlineCallbacks
+    def test_badCharacterKept(self) -> Any:
+        """A bad character among the 16 kept: ERR_INVALID_NICK, the connection stays."""
+        peer = yield self.peer(b"0abcdefghijklmn!pqrs\r\n")
+        yield peer.waitFor(3)
+        self.assertEqual(peer.data, b"7\r\n")
+        peer.write(b"0abcdefghijklmnopqrs\r\n")
+        yield peer.waitFor(3 + 5)
+        self.assertEqual(peer.data[3:], self.INIT)
+        self.assertEqual(list(self.server.nicks), ["abcdefghijklmnop"])
+        yield peer.close()
+
+    @defer.inlineCallbacks
+    def test_moveOutOfTurn(self) -> Any:
+        """
+        Player 1 moving on player 0's turn: ERR_INVALID_COLUMN, then the
+        close; player 0 wins (GAME_END with its index).
+        """
+        alice = yield self.peer(b"0alice\r\n")
+        bob = yield self.peer(b"0bob\r\n")
+        yield defer.gatherResults([alice.waitFor(self.START), bob.waitFor(self.START)])
+        start = alice.data[5:]
+        first, second = (alice, bob) if start[2:7] == b"alice" else (bob, alice)
+        second.write(b"3\x00\r\n")
+        data = yield second.closed
+        self.assertEqual(data[self.START:], b"9\r\n")
+        yield first.waitFor(self.START + 4)
+        self.assertEqual(first.data[self.START:], b"40\r\n")
+        yield first.close()
+
+    @defer.inlineCallbacks
+    def test_moveWhileQueued(self) -> Any:
+        """A PLAY_MOVE with no game: ERR_INVALID_COLUMN, then the close."""
+        peer = yield self.peer(b"0alice\r\n", b"3\x00\r\n")
+        data = yield peer.closed
+        self.assertEqual(data, self.INIT + b"9\r\n")
+
+    @defer.inlineCallbacks
+    def test_oldQuit(self) -> Any:
+        """The old QUIT (``"6" CRLF``) in a game: the close, no error; the other wins."""
+        alice = yield self.peer(b"0alice\r\n")
+        bob = yield self.peer(b"0bob\r\n")
+        yield defer.gatherResults([alice.waitFor(self.START), bob.waitFor(self.START)])
+        start = alice.data[5:]
+        first, second = (alice, bob) if start[2:7] == b"alice" else (bob, alice)
+        first.write(b"6\r\n")
+        data = yield first.closed
+        self.assertEqual(data[self.START:], b"")
+        yield second.waitFor(self.START + 4)
+        self.assertEqual(second.data[self.START:], b"41\r\n")
+        yield second.close()

@@ -35,7 +35,7 @@ class RecordingCore:
 
 # The inputs of each machine with sample arguments.
 SERVER_INPUTS: dict[str, tuple[Any, ...]] = {
-    "connect": (b"alice",), "nickAccepted": ("alice",), "nickRefused": (7,),
+    "connect": (b"alice",), "nickTooLong": (), "nickAccepted": ("alice",), "nickRefused": (7,),
     "matched": (), "yourTurn": (), "playMove": (3,), "moveAccepted": (),
     "moveRefused": (), "opponentMoved": (4,), "gameEnded": (1,), "joinQueue": (),
     "timedOut": (), "connectionLost": (),
@@ -66,11 +66,18 @@ def unexpected(what: str) -> tuple[str, list[Call]]:
     return ("closed", [("resign", ()), ("drop", (f"unexpected {what}",))])
 
 
+MOVE_UNEXPECTED = ("closed", [COLUMN, ("resign", ()), ("drop", ("unexpected PLAY_MOVE",))])
+"""A PLAY_MOVE out of sequence: ERR_INVALID_COLUMN, the game lost, the close."""
+
+
 SERVER_TABLE: dict[tuple[str, str], tuple[str, list[Call]]] = {
     ("connecting", "connect"): ("checking", [("checkNick", (b"alice",))]),
+    ("connecting", "nickTooLong"): ("closed", [
+        ("send", (wire.Error(wire.ERR_INVALID_NICK),)),
+        ("drop", ("CONNECT longer than 256 bytes",))]),
     ("connecting", "timedOut"): ("closed", [TIMEOUT, ("drop", ("no CONNECT in time",))]),
     ("connecting", "joinQueue"): unexpected("JOIN_QUEUE"),
-    ("connecting", "playMove"): unexpected("PLAY_MOVE"),
+    ("connecting", "playMove"): MOVE_UNEXPECTED,
     ("connecting", "connectionLost"): LOST,
 
     ("checking", "nickAccepted"): ("queued", [("stopTimer", ()), ("sendInit", ()),
@@ -78,14 +85,14 @@ SERVER_TABLE: dict[tuple[str, str], tuple[str, list[Call]]] = {
     ("checking", "nickRefused"): ("connecting", [("send", (wire.Error(7),))]),
     ("checking", "connect"): unexpected("CONNECT"),
     ("checking", "joinQueue"): unexpected("JOIN_QUEUE"),
-    ("checking", "playMove"): unexpected("PLAY_MOVE"),
+    ("checking", "playMove"): MOVE_UNEXPECTED,
     ("checking", "timedOut"): ("checking", []),
     ("checking", "connectionLost"): LOST,
 
     ("queued", "joinQueue"): ("queued", []),
     ("queued", "matched"): ("theirTurn", [("sendGameStart", ())]),
     ("queued", "connect"): unexpected("CONNECT"),
-    ("queued", "playMove"): unexpected("PLAY_MOVE"),
+    ("queued", "playMove"): MOVE_UNEXPECTED,
     ("queued", "timedOut"): ("queued", []),
     ("queued", "connectionLost"): LOST,
 
@@ -94,7 +101,7 @@ SERVER_TABLE: dict[tuple[str, str], tuple[str, list[Call]]] = {
     ("theirTurn", "gameEnded"): END,
     ("theirTurn", "connect"): unexpected("CONNECT"),
     ("theirTurn", "joinQueue"): unexpected("JOIN_QUEUE"),
-    ("theirTurn", "playMove"): unexpected("PLAY_MOVE"),
+    ("theirTurn", "playMove"): MOVE_UNEXPECTED,
     ("theirTurn", "timedOut"): ("theirTurn", []),
     ("theirTurn", "connectionLost"): LOST,
 
@@ -111,7 +118,7 @@ SERVER_TABLE: dict[tuple[str, str], tuple[str, list[Call]]] = {
     ("judging", "gameEnded"): END,
     ("judging", "connect"): unexpected("CONNECT"),
     ("judging", "joinQueue"): unexpected("JOIN_QUEUE"),
-    ("judging", "playMove"): unexpected("PLAY_MOVE"),
+    ("judging", "playMove"): MOVE_UNEXPECTED,
     ("judging", "timedOut"): ("judging", []),
     ("judging", "connectionLost"): LOST,
 
@@ -129,7 +136,7 @@ SERVER_TABLE: dict[tuple[str, str], tuple[str, list[Call]]] = {
     ("judgingResend", "gameEnded"): END,
     ("judgingResend", "connect"): unexpected("CONNECT"),
     ("judgingResend", "joinQueue"): unexpected("JOIN_QUEUE"),
-    ("judgingResend", "playMove"): unexpected("PLAY_MOVE"),
+    ("judgingResend", "playMove"): MOVE_UNEXPECTED,
     ("judgingResend", "timedOut"): ("judgingResend", []),
     ("judgingResend", "connectionLost"): LOST,
 
@@ -141,6 +148,8 @@ SERVER_TABLE: dict[tuple[str, str], tuple[str, list[Call]]] = {
     ("choosing", "connect"): unexpected("CONNECT"),
     ("choosing", "connectionLost"): LOST,
 }
+SERVER_TABLE.update({(state, "nickTooLong"): unexpected("CONNECT") for state in SERVER_PATHS
+                     if state not in ("connecting", "closed")})
 SERVER_TABLE.update({("closed", name): ("closed", []) for name in SERVER_INPUTS})
 
 

@@ -129,14 +129,15 @@ class BadInputTests(SynchronousTestCase):
     """Out of sequence or malformed: one log line, a clean close, no traceback."""
 
     def assertDropped(self, data: bytes, nick: bytes | None = b"alice",
-                      reason: str = "") -> None:
+                      reason: str = "", answer: bytes = b"") -> None:
+        """``data`` gets ``answer`` (nothing, or the document's error) then the close."""
         logs = LogCapture(self)
         harness = Harness()
         client = harness.connect(nick)
         client.received()
         client.send(data)
         self.assertTrue(client.closed)
-        self.assertEqual(client.received(), b"")
+        self.assertEqual(client.received(), answer)
         closing = logs.lines("closing")
         self.assertEqual(len(closing), 1, closing)
         self.assertIn(reason, closing[0])
@@ -151,8 +152,14 @@ class BadInputTests(SynchronousTestCase):
     def test_badEnding(self) -> None:
         self.assertDropped(b"5\n\r", reason="malformed")
 
+    def test_oldQuit(self) -> None:
+        """The old QUIT (``"6" CRLF``) is no message of the document: the close, no error."""
+        self.assertDropped(b"6\r\n", reason="unknown message type byte b'6'")
+
     def test_moveBeforeConnect(self) -> None:
-        self.assertDropped(move(0), nick=None, reason="unexpected PLAY_MOVE")
+        """No board yet, so no column exists: ERR_INVALID_COLUMN, then the close."""
+        self.assertDropped(move(0), nick=None, reason="unexpected PLAY_MOVE",
+                           answer=ERR_COLUMN)
 
     def test_joinBeforeConnect(self) -> None:
         self.assertDropped(b"5\r\n", nick=None, reason="unexpected JOIN_QUEUE")
@@ -161,10 +168,25 @@ class BadInputTests(SynchronousTestCase):
         self.assertDropped(b"0bob\r\n", reason="unexpected CONNECT")
 
     def test_moveWhileQueued(self) -> None:
-        self.assertDropped(move(0), reason="unexpected PLAY_MOVE")
+        self.assertDropped(move(0), reason="unexpected PLAY_MOVE", answer=ERR_COLUMN)
 
     def test_hugeConnect(self) -> None:
-        self.assertDropped(b"0" + b"a" * 100000, nick=None, reason="malformed")
+        """A CONNECT past 256 bytes gets ERR_INVALID_NICK, then the close."""
+        self.assertDropped(b"0" + b"a" * 100000, nick=None,
+                           reason="CONNECT longer than 256 bytes", answer=ERR_NICK)
+
+    def test_connectJustOverTheLimit(self) -> None:
+        """256 bytes of nick are read (and cut); 257, with their CRLF, are refused."""
+        self.assertDropped(b"0" + b"a" * 257 + b"\r\n", nick=None,
+                           reason="CONNECT longer than 256 bytes", answer=ERR_NICK)
+        harness = Harness()
+        client = harness.connect(b"b" * 256)
+        self.assertEqual(client.received(), INIT)
+        self.assertEqual(client.protocol.player.nick, "b" * 16)
+
+    def test_hugeConnectOnceConnected(self) -> None:
+        """A long CONNECT once the nick is accepted is a CONNECT out of sequence."""
+        self.assertDropped(b"0" + b"a" * 300, reason="unexpected CONNECT")
 
     def test_droppedLeavesQueueAtOnce(self) -> None:
         """A connection closed for a fault is out of the queue before its close completes."""
@@ -352,14 +374,29 @@ class GameTests(SynchronousTestCase):
         self.assertEqual(first.received(), b"40\r\n")
 
     def test_outOfTurn(self) -> None:
-        """A move out of turn closes the connection; that player loses."""
+        """
+        A move out of turn gets ERR_INVALID_COLUMN, then the close; that
+        player loses: the opponent gets GAME_END with its own index.
+        """
         logs = LogCapture(self)
         harness = Harness()
         first, second = harness.game()
+        second.received()
         second.send(move(0))
         self.assertTrue(second.closed)
+        self.assertEqual(second.received(), ERR_COLUMN)
         self.assertEqual(first.received(), b"40\r\n")
         self.assertEqual(len(logs.lines("unexpected PLAY_MOVE")), 1)
+
+    def test_oldQuitMidGame(self) -> None:
+        """The old QUIT in a game: the close with no error, the game lost."""
+        harness = Harness()
+        first, second = harness.game()
+        first.received()
+        first.send(b"6\r\n")
+        self.assertTrue(first.closed)
+        self.assertEqual(first.received(), b"")
+        self.assertEqual(second.received(), b"41\r\n")
 
     def test_disconnectMidGame(self) -> None:
         """The opponent of a player who leaves wins."""

@@ -110,9 +110,35 @@ class ParseTests(SynchronousTestCase):
                          (wire.Connect(b"a b!"), 7))
 
     def test_connectTooLong(self) -> None:
+        """Past 256 bytes without CRLF, a CONNECT is L{wire.NickTooLong}, a Malformed."""
         parser = wire.Parser()
         parser.feed(b"0" + b"a" * (wire.CONNECT_NICK_LIMIT + 10))
-        self.assertIsInstance(parser.next(wire.CLIENT_MESSAGES), wire.Malformed)
+        message = parser.next(wire.CLIENT_MESSAGES)
+        self.assertIsInstance(message, wire.Malformed)
+        self.assertEqual(message, wire.NickTooLong())
+        self.assertEqual(wire.NickTooLong().reason, "CONNECT longer than 256 bytes")
+
+    def test_connectTooLongByteByByte(self) -> None:
+        """Told as soon as the 258th byte after the type digit shows no CRLF."""
+        parser = wire.Parser()
+        parser.feed(b"0")
+        for _ in range(wire.CONNECT_NICK_LIMIT + 1):
+            parser.feed(b"a")
+            self.assertIs(parser.next(wire.CLIENT_MESSAGES), wire.NEED_MORE)
+        parser.feed(b"a")
+        self.assertEqual(parser.next(wire.CLIENT_MESSAGES), wire.NickTooLong())
+
+    def test_connectTooLongWithItsCRLF(self) -> None:
+        """257 bytes then CRLF (one WebSocket message, say): too long too."""
+        data = b"0" + b"a" * (wire.CONNECT_NICK_LIMIT + 1) + b"\r\n"
+        self.assertEqual(wire.parse(data, wire.CLIENT_MESSAGES), wire.NickTooLong())
+        self.assertEqual(wire.parseOne(data, wire.CLIENT_MESSAGES), wire.NickTooLong())
+
+    def test_otherTooLong(self) -> None:
+        """Only a CONNECT expected now is NickTooLong: elsewhere a long one is unexpected."""
+        message = wire.parse(b"0" + b"a" * 300, {wire.PlayMove})
+        self.assertEqual(message, wire.Malformed("unexpected message (Connect)"))
+        self.assertNotIsInstance(message, wire.NickTooLong)
 
     def test_connectAtLimit(self) -> None:
         parser = wire.Parser()
@@ -145,6 +171,19 @@ class NickTests(SynchronousTestCase):
     def test_invalid(self) -> None:
         for raw in (b"", b"a b", b"\xc3\xa9t\xc3\xa9", b"a\rb", b"a.b"):
             self.assertIsNone(wire.acceptNick(raw), raw)
+
+    def test_keptCharactersJudged(self) -> None:
+        """A bad character among the 16 kept refuses the nick, however long it is."""
+        for raw in (b"abcdefghijklmno!", b"abcdefghijklmno!pq", b"!" + b"a" * 40,
+                    b"abcdefghijklmno\xff" + b"a" * 10):
+            self.assertIsNone(wire.acceptNick(raw), raw)
+
+    def test_cutAtSixteenOnly(self) -> None:
+        """Not at 32 (the document's server section): a kept nick is always 1 to 16."""
+        self.assertEqual(wire.acceptNick(b"a" * 16), "a" * 16)
+        self.assertEqual(wire.acceptNick(b"a" * 17), "a" * 16)
+        self.assertEqual(wire.acceptNick(b"b" * 32), "b" * 16)
+        self.assertEqual(wire.acceptNick(b"c" * wire.CONNECT_NICK_LIMIT), "c" * 16)
 
 
 class PropertyTests(SynchronousTestCase):
@@ -209,3 +248,6 @@ class PropertyTests(SynchronousTestCase):
         if nick is not None:
             self.assertTrue(wire.isValidNick(nick))
             self.assertEqual(raw[:16], nick.encode("ascii"))
+            wire.GameStart(nick, nick)  # grammatical wherever it is sent
+        else:
+            self.assertFalse(wire.isValidNick(raw[:16].decode("latin-1")))

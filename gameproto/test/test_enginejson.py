@@ -26,7 +26,7 @@ from gameproto.engine.store import SQLiteRecordStore
 from gameproto.engine.table import BotSeat, Table
 from gameproto.enginejson import wire
 from gameproto.enginejson.machine import PlayerMachine, stateName
-from gameproto.enginejson.protocol import EngineJsonServerProtocol
+from gameproto.enginejson.protocol import EngineJsonClientProtocol, EngineJsonServerProtocol
 from gameproto.enginejson.server import (
     EngineJsonServer,
     EngineJsonServerFactory,
@@ -782,3 +782,96 @@ class PlayerMachineTests(TransitionTableMixin, SynchronousTestCase):
         machine.watching("the watched table")
         machine.gameEnded()
         self.assertEqual(core.calls, [("stopWatching", ("the watched table",))])
+
+
+class HookClient(EngineJsonClientProtocol):
+    """A client of the hooks alone: notes each typed message; creates a game on hello."""
+
+    def __init__(self) -> None:
+        self.got: list[wire.ServerMessage] = []
+
+    def helloReceived(self, message: wire.Hello) -> None:
+        self.got.append(message)
+        self.send(wire.Create("connect4", {"players": 2}, bots=(2,)))
+
+    def createdReceived(self, message: wire.Created) -> None:
+        self.got.append(message)
+
+    def seatedReceived(self, message: wire.Seated) -> None:
+        self.got.append(message)
+
+    def instructionsReceived(self, message: wire.Instructions) -> None:
+        self.got.append(message)
+
+    def errorsReceived(self, message: wire.Errors) -> None:
+        self.got.append(message)
+
+    def problemReceived(self, message: wire.Problem) -> None:
+        self.got.append(message)
+
+    def unknownReceived(self, message: wire.Unknown) -> None:
+        self.got.append(message)
+
+
+class ClientProtocolTests(SynchronousTestCase):
+    """
+    L{EngineJsonClientProtocol}: each server message reaches its declared
+    hook, typed; a message that is not the protocol's closes the connection.
+    """
+
+    def test_hooksAgainstTheServer(self) -> None:
+        """A hook client creates a game and plays a move, bytes carried both ways."""
+        harness = Harness()
+        server = Client(harness)
+        client = HookClient()
+        transport = StringTransport()
+        client.makeConnection(transport)
+
+        def pump() -> None:
+            for _ in range(10):
+                toClient, toServer = server.transport.value(), transport.value()
+                server.transport.clear()
+                transport.clear()
+                if not toClient and not toServer:
+                    return
+                client.dataReceived(toClient)
+                server.protocol.dataReceived(toServer)
+                harness.clock.advance(0)
+
+        pump()
+        kinds = [type(m) for m in client.got]
+        self.assertEqual(kinds[:4], [wire.Hello, wire.Created, wire.Seated, wire.Instructions])
+        hello, created, seated, first = client.got[:4]
+        assert isinstance(hello, wire.Hello) and isinstance(seated, wire.Seated)
+        assert isinstance(created, wire.Created) and isinstance(first, wire.Instructions)
+        self.assertIn("connect4", hello.engines)
+        self.assertEqual((seated.game, seated.player), (created.game, 1))
+        self.assertEqual((first.turn, first.by, first.player), (0, None, 1))
+        self.assertEqual(first.requested_actions[0]["type"], "CLICK")
+        client.send(wire.Action({"type": "KEY", "key": "z"}))
+        pump()
+        self.assertIsInstance(client.got[-1], wire.Errors)
+        client.send(wire.Leave())
+        client.send(wire.Watch(999))
+        pump()
+        self.assertEqual(client.got[-1], wire.Problem("no live game 999"))
+
+    def test_unknownAndWrong(self) -> None:
+        """An unknown type goes to its hook; a known type with wrong fields closes."""
+        client = HookClient()
+        transport = StringTransport()
+        client.makeConnection(transport)
+        client.dataReceived(b'{"type": "news", "n": 1}\n')
+        self.assertEqual(client.got, [wire.Unknown("news", {"type": "news", "n": 1})])
+        self.assertFalse(transport.disconnecting)
+        client.dataReceived(b'{"type": "problem", "message": 3}\n{"type": "left"}\n')
+        self.assertEqual(len(client.got), 1)
+        self.assertTrue(transport.disconnecting)
+
+    def test_notAnObject(self) -> None:
+        client = HookClient()
+        transport = StringTransport()
+        client.makeConnection(transport)
+        client.dataReceived(b"[1, 2]\n")
+        self.assertEqual(client.got, [])
+        self.assertTrue(transport.disconnecting)

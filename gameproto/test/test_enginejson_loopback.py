@@ -32,34 +32,41 @@ class LastZonePlayer(EngineJsonClientProtocol):
     last zone of the CLICK asked of it: the highest bid, the last legal
     card, and "stop" when the deal is over.  With an action on its way, it
     waits for the instructions that follow it (``by`` is its own number)
-    or the errors, as the other seats may move meanwhile.
+    or the errors, as the other seats may move meanwhile.  It plays through
+    the client's hooks, each message typed; it keeps every raw one too.
     """
 
     def __init__(self, name: str) -> None:
         self.name = name
         self.messages: list[dict[str, Any]] = []
-        self.ended: defer.Deferred[dict[str, Any]] = defer.Deferred()
+        self.ended: defer.Deferred[wire.Ended] = defer.Deferred()
         self.inFlight = False
 
     def messageReceived(self, message: dict[str, Any]) -> None:
         self.messages.append(message)
-        if message["type"] == "hello":
-            self.send(wire.Queue("tarot", self.name))
-        elif message["type"] == "errors":
-            self.inFlight = False
-        elif message["type"] == "instructions":
-            if self.inFlight and message["by"] != message["player"]:
-                return  # another seat moved; ours is still on its way
-            self.inFlight = False
-            for request in message["requested_actions"]:
-                if request["type"] == "CLICK":
-                    zone = request["zones"][-1]
-                    self.send(wire.Action({"type": "CLICK", "button": "LEFT",
-                                           "x": zone["x"] + zone["width"] / 2,
-                                           "y": zone["y"] + zone["height"] / 2}))
-                    self.inFlight = True
-                    break
-        elif message["type"] == "ended" and not self.ended.called:
+        super().messageReceived(message)
+
+    def helloReceived(self, message: wire.Hello) -> None:
+        self.send(wire.Queue("tarot", self.name))
+
+    def errorsReceived(self, message: wire.Errors) -> None:
+        self.inFlight = False
+
+    def instructionsReceived(self, message: wire.Instructions) -> None:
+        if self.inFlight and message.by != message.player:
+            return  # another seat moved; ours is still on its way
+        self.inFlight = False
+        for request in message.requested_actions:
+            if request["type"] == "CLICK":
+                zone = request["zones"][-1]
+                self.send(wire.Action({"type": "CLICK", "button": "LEFT",
+                                       "x": zone["x"] + zone["width"] / 2,
+                                       "y": zone["y"] + zone["height"] / 2}))
+                self.inFlight = True
+                break
+
+    def endedReceived(self, message: wire.Ended) -> None:
+        if not self.ended.called:
             self.ended.callback(message)
 
     def kinds(self) -> list[str]:
@@ -110,8 +117,8 @@ class TarotTableTests(TestCase):
         self.assertTrue(all(n.startswith("bot") for n in sorted(names)[:2]), names)
         self.assertNotIn("errors", player.kinds())
         self.assertNotIn("problem", player.kinds())
-        self.assertEqual(ended["error"], None)
-        self.assertEqual(sum(ended["scores"]), 0)
+        self.assertEqual(ended.error, None)
+        self.assertEqual(sum(ended.scores), 0)
         self.assertEqual(len(mario.scores), 1)
         self.assertTrue(mario.ended)
         asked = [m for m in player.messages if m["type"] == "instructions"
@@ -120,12 +127,12 @@ class TarotTableTests(TestCase):
         self.assertTrue(all(m["displays"][0]["content"] for m in asked))
 
         pool = HTTPConnectionPool(reactor, persistent=False)
-        response = await treq.get(f"{self.server.url}api/games/{ended['game']}/record",
+        response = await treq.get(f"{self.server.url}api/games/{ended.game}/record",
                                   pool=pool)
         record = GameRecord.fromJSON(json.loads(await response.content()))
         self.assertEqual(record.status, "finished")
         self.assertEqual(record.seats, names)
-        self.assertEqual(record.scores, ended["scores"])
+        self.assertEqual(record.scores, list(ended.scores))
         engine = replay(TAROT, record)
-        self.assertEqual(list(engine.instructions().game_state.scores), ended["scores"])
+        self.assertEqual(list(engine.instructions().game_state.scores), list(ended.scores))
 

@@ -16,7 +16,7 @@ from typing import Any
 from hypothesis import find, given, settings, strategies as st
 from twisted.trial.unittest import SynchronousTestCase
 
-from gameproto import buffer
+from gameproto import buffer, jsonutil
 from gameproto.engine.contract import (
     BUTTONS,
     DEFAULT_MAX_LENGTH,
@@ -182,6 +182,16 @@ class ClientMessageTests(SynchronousTestCase):
             wire.parse(b'{"type":"action","action":{"type":"CLICK","x":NaN,"y":1}}'),
             wire.Malformed)
 
+    def test_sharedJSONCheck(self) -> None:
+        """The codec checks with L{gameproto.jsonutil}, whose names it still offers."""
+        self.assertIs(wire.plainJSON, jsonutil.plainJSON)
+        self.assertEqual(wire.MAX_DEPTH, jsonutil.MAX_DEPTH)
+        deep: Any = {"type": "action", "action": {"type": "KEY", "key": "a"}}
+        for _ in range(jsonutil.MAX_DEPTH):
+            deep["action"]["x"] = [deep["action"].get("x")]
+        self.assertEqual(wire.parse(json.dumps(deep)),
+                         wire.Malformed(f"JSON nested deeper than {jsonutil.MAX_DEPTH} levels"))
+
     def test_tooLong(self) -> None:
         message = wire.encode({"type": "leave", "pad": "x" * wire.MAX_MESSAGE})
         self.assertEqual(wire.parse(message), wire.Malformed("message too long"))
@@ -217,6 +227,93 @@ class ClientMessageTests(SynchronousTestCase):
         reader = wire.LineReader()
         self.assertEqual(reader.feed(b"x" * wire.MAX_MESSAGE), [])
         self.assertEqual(reader.feed(b"x"), [wire.Malformed("message too long")])
+
+
+SERVER_EXAMPLES: list[tuple[dict[str, Any], wire.ServerMessage]] = [
+    ({"type": "hello", "protocol": "gameproto engine JSON 1", "engines": ["connect4", "tarot"]},
+     wire.Hello("gameproto engine JSON 1", ("connect4", "tarot"))),
+    ({"type": "created", "game": 4, "engine": "connect4"}, wire.Created(4, "connect4")),
+    ({"type": "seated", "game": 4, "engine": "connect4", "player": 2, "players": ["a", "b"],
+      "token": "t"}, wire.Seated(4, "connect4", 2, ("a", "b"), "t")),
+    ({"type": "queued", "engine": "tarot"}, wire.Queued("tarot")),
+    ({"type": "watching", "game": 4, "engine": "connect4", "players": ["a", "b"]},
+     wire.Watching(4, "connect4", ("a", "b"))),
+    ({"type": "instructions", "game": 4, "player": None, "turn": 0, "by": None,
+      "displays": [{"width": 0}], "requested_actions": [{"type": "KEY", "player": 1}],
+      "waiting_for": [1], "game_state": {"scores": [0, 0], "gameover": False}},
+     wire.Instructions(4, None, 0, None, ({"width": 0},), ({"type": "KEY", "player": 1},),
+                       (1,), {"scores": [0, 0], "gameover": False})),
+    ({"type": "errors", "errors": [{"type": "BAD_FORMAT"}], "reason": "not JSON"},
+     wire.Errors(({"type": "BAD_FORMAT"},), "not JSON")),
+    ({"type": "errors", "errors": [{"type": "UNEXPECTED_ACTION"}]},
+     wire.Errors(({"type": "UNEXPECTED_ACTION"},))),
+    ({"type": "problem", "message": "no live game 9"}, wire.Problem("no live game 9")),
+    ({"type": "ended", "game": 4, "scores": [1, -1], "error": None},
+     wire.Ended(4, (1, -1), None)),
+    ({"type": "left"}, wire.Left()),
+    ({"type": "news", "x": 1}, wire.Unknown("news", {"type": "news", "x": 1})),
+]
+"""Each server message of docs/protocols/enginejson.md, and what it reads as."""
+
+SERVER_TYPES = ["hello", "created", "seated", "queued", "watching", "instructions", "errors",
+                "problem", "ended", "left"]
+
+
+def isServerMessage(value: object) -> bool:
+    return isinstance(value, (wire.Hello, wire.Created, wire.Seated, wire.Queued,
+                              wire.Watching, wire.Instructions, wire.Errors, wire.Problem,
+                              wire.Ended, wire.Left, wire.Unknown, wire.Malformed))
+
+
+class ServerMessageTests(SynchronousTestCase):
+    """The server's messages as a client reads them: typed, and reading is total."""
+
+    def test_documented(self) -> None:
+        """Every server message of the page reads as its typed message."""
+        for data, message in SERVER_EXAMPLES:
+            self.assertEqual(wire.readServerMessage(data), message)
+            self.assertEqual(wire.parseServer(wire.encode(data)), message)
+            self.assertEqual(wire.parseServer(json.dumps(data)), message)
+
+    def test_wrongFields(self) -> None:
+        """A known type with a field missing or of the wrong kind is Malformed, naming it."""
+        for data in ({"type": "created", "game": "4", "engine": "x"},
+                     {"type": "created", "game": True, "engine": "x"},
+                     {"type": "seated", "game": 1, "engine": "x", "player": 1,
+                      "players": ["a", 2]},
+                     {"type": "instructions", "game": 1},
+                     {"type": "problem"}):
+            message = wire.readServerMessage(data)
+            self.assertIsInstance(message, wire.Malformed)
+            assert isinstance(message, wire.Malformed)
+            self.assertIn(str(data["type"]), message.reason)
+
+    def test_notAnObject(self) -> None:
+        for data in (b"[1]", b"3", b"nope", b'"hello"'):
+            self.assertIsInstance(wire.parseServer(data), wire.Malformed)
+        self.assertEqual(wire.parseServer(b" " * (wire.MAX_MESSAGE + 1)),
+                         wire.Malformed("message too long"))
+
+    @given(st.binary(max_size=200))
+    def test_totalOnBytes(self, data: bytes) -> None:
+        self.assertTrue(isServerMessage(wire.parseServer(data)))
+
+    @given(st.sampled_from(SERVER_TYPES), shapedJSON)
+    def test_totalOnEveryType(self, kind: str, value: Any) -> None:
+        """Every server message type, with arbitrary other fields, is read or refused."""
+        message = dict(value) if isinstance(value, dict) else {}
+        message["type"] = kind
+        self.assertTrue(isServerMessage(wire.readServerMessage(message)))
+        self.assertTrue(isServerMessage(wire.parseServer(json.dumps(message))))
+
+    @given(st.sampled_from(SERVER_EXAMPLES), st.data())
+    def test_totalOnAnyField(self, example: tuple[dict[str, Any], Any], data: st.DataObject
+                             ) -> None:
+        """A documented message with any one field's value replaced is read or refused."""
+        message = dict(example[0])
+        key = data.draw(st.sampled_from(sorted(message)))
+        message[key] = data.draw(shapedJSON)
+        self.assertTrue(isServerMessage(wire.readServerMessage(message)))
 
 
 class EngineJSONTests(SynchronousTestCase):

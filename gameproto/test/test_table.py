@@ -31,7 +31,14 @@ from gameproto.engine.record import (
     RecordedAction,
     replay,
 )
-from gameproto.engine.table import AbortAware, BotSeat, Releasable, Table
+from gameproto.engine.table import (
+    AbortAware,
+    BotSeat,
+    DeclaresPerson,
+    Releasable,
+    Table,
+    isPerson,
+)
 from gameproto.games.connect4 import ENGINE, Connect4Game
 from gameproto.test.engine_helpers import (
     SEAT0_WINS,
@@ -135,6 +142,25 @@ class TableTests(SynchronousTestCase):
         self.assertEqual(a.updates[0][1].initvalues, {})
         table.start()
         self.assertEqual((len(a.updates), len(b.updates)), (1, 1))
+
+    def test_person(self) -> None:
+        """
+        A holder is a person unless its declared C{person} is false: a bot
+        is not, a holder declaring nothing is, one declaring true is.
+        """
+        bot = BotSeat(cast(Any, None), self.clock)
+        plain = Holder("alice")
+        declared = Holder("bob")
+        declared.person = True  # type: ignore[attr-defined]
+        self.assertIsInstance(bot, DeclaresPerson)
+        self.assertNotIsInstance(plain, DeclaresPerson)
+        self.assertEqual([isPerson(bot), isPerson(plain), isPerson(declared)],
+                         [False, True, True])
+        self.assertTrue(makeTable([plain, bot], self.clock).hasPerson())
+        self.assertFalse(makeTable([bot, BotSeat(cast(Any, None), self.clock)],
+                                   self.clock).hasPerson())
+        declared.person = False  # type: ignore[attr-defined]
+        self.assertFalse(makeTable([bot, declared], self.clock).hasPerson())
 
     def test_storeIds(self) -> None:
         store = MemoryRecordStore()

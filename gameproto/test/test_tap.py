@@ -26,6 +26,7 @@ import gameproto
 import gameproto.plugin
 from gameproto import tap
 from gameproto.connect4.server import Connect4ServerFactory, Connect4Settings
+from gameproto.engine.external import ManifestError
 from gameproto.engine.hub import HubSettings
 from gameproto.enginejson.server import EngineJsonServerFactory, EngineJsonSettings
 from gameproto.maitretarot.server import TarotServerFactory, TarotSettings
@@ -185,6 +186,28 @@ class KnobTests(SynchronousTestCase):
         for name in ("connect4", "tarot"):
             error = self.assertRaises(usage.UsageError, parse, f"--engine={name}=true")
             self.assertIn(repr(name), str(error))
+
+    def test_engineSpecs(self) -> None:
+        """
+        C{--engine} reads NAME=SPEC as the external-engine layer does: a bad
+        one is refused with its words, a command keeps every C{=} after
+        the first, a manifest takes the name given.
+        """
+        for bad in ("nameless", "=cmd", "not an id=cmd", "x=", "x=   "):
+            error = self.assertRaises(usage.UsageError, parse, f"--engine={bad}")
+            self.assertEqual(str(error), f"--engine: expected NAME=COMMAND or NAME=MANIFEST, "
+                                         f"got {bad!r}")
+        manifests = parse("--engine=t3=python3 x.py a=b")["manifests"]
+        self.assertEqual([(m.name, m.command) for m in manifests],
+                         [("t3", ("python3", "x.py", "a=b"))])
+        tictactoe = Path(gameproto.__file__).parent.parent / "examples" / "engines" / "tictactoe"
+        [manifest] = parse(f"--engine=noughts={tictactoe}")["manifests"]
+        self.assertEqual((manifest.name, manifest.directory), ("noughts", tictactoe))
+
+    def test_externalManifestsSpec(self) -> None:
+        """L{tap.externalManifests} refuses a bad NAME=SPEC as the external layer does."""
+        error = self.assertRaises(ManifestError, tap.externalManifests, None, ["nameless"])
+        self.assertIn("expected NAME=COMMAND or NAME=MANIFEST", str(error))
 
 
 class PluginTests(SynchronousTestCase):
