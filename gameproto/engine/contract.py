@@ -148,9 +148,37 @@ class WrongAction:
         }
 
 
+def _typed(instance: object, attribute: object, value: object) -> None:
+    """An attrs validator: a dict whose ``type`` is a string."""
+    if not isinstance(value, dict) or not isinstance(value.get("type"), str):
+        raise ValueError("an error is a dict with a string type")
+
+
+@attrs.frozen
+class OtherError:
+    """
+    An error an external engine wrote that is none of the document's forms
+    above: a type the document does not list (``ILLEGAL_MOVE``), or a
+    listed type without the keys it needs (no ``player``).  The document
+    asks each error for "at least the key type": it is passed on as
+    written, every key kept, to the player whose action (or INITIALISATION)
+    it answers.
+    """
+
+    fields: dict[str, JSON] = attrs.field(validator=_typed)
+    """The error as the engine wrote it (``type`` a string among its keys)."""
+
+    @property
+    def type(self) -> str:
+        return str(self.fields["type"])
+
+    def asJSON(self) -> dict[str, JSON]:
+        return dict(self.fields)
+
+
 InitError = BadFormat | MissingArgument | IncorrectValue | UnexpectedArgument
 ActionError = BadFormat | UnexpectedAction | MissingAction | WrongAction
-EngineError = InitError | ActionError
+EngineError = InitError | ActionError | OtherError
 
 
 @attrs.frozen
@@ -347,57 +375,94 @@ def _number(value: JSON) -> float | None:
 
 
 def checkAction(
-    seat: Seat, action: Mapping[str, JSON], requested: Sequence[RequestedAction]
+    seat: Seat,
+    action: Mapping[str, JSON],
+    requested: Sequence[RequestedAction],
+    area: Zone | None = None,
 ) -> RequestedAction | Errors:
     """
     Check a player's action against what was requested of ``seat``, the
     same way for every engine.  An action is ``{"type": "CLICK", "x": X,
     "y": Y, "button": B}`` (``button`` defaults to LEFT), ``{"type": "KEY",
-    "key": K}`` or ``{"type": "TEXT", "text": T}``.  Returns the request it
-    answers, or the document's error: BAD_FORMAT, UNEXPECTED_ACTION, or
-    WRONG_ACTION with its subtype.
+    "key": K}`` or ``{"type": "TEXT", "text": T}``.
+
+    ``area`` is the seat's drawing area (its display's rectangle): where a
+    CLICK without ``zones`` may land, as the document says ("by default the
+    whole drawing area"); None when the caller does not know it (then such
+    a CLICK may land anywhere).
+
+    The action is valid when any request of its type for ``seat`` accepts
+    it: the first such request (in the engine's order) is returned.  Else
+    the document's error: BAD_FORMAT (the action itself is malformed),
+    UNEXPECTED_ACTION (nothing of its type asked of ``seat``), or
+    WRONG_ACTION for the closest miss: the request whose checks the action
+    got furthest through (button then zone; keys; empty, length then
+    regex), the first of them on a tie, with that request and its subtype.
     """
     kind = action.get("type")
     asked = [r for r in requested if r.player == seat and r.type == kind]
     if not asked:
         return Errors((UnexpectedAction(seat, dict(action)),))
-    request = asked[0]
+    if _malformed(action):
+        return Errors((BadFormat(),))
+    closest: tuple[int, str, RequestedAction] | None = None
+    for request in asked:
+        miss = _miss(action, request, area)
+        if miss is None:
+            return request
+        if closest is None or miss[0] > closest[0]:
+            closest = (*miss, request)
+    assert closest is not None
+    _, subtype, request = closest
+    return Errors((WrongAction(subtype, seat, dict(action), request.asJSON()),))
 
-    def wrong(subtype: str) -> Errors:
-        return Errors((WrongAction(subtype, seat, dict(action), request.asJSON()),))
 
+def _malformed(action: Mapping[str, JSON]) -> bool:
+    """Whether a CLICK, KEY or TEXT action lacks its fields or has them of the wrong type."""
+    kind = action.get("type")
     if kind == "CLICK":
-        x, y = _number(action.get("x")), _number(action.get("y"))
-        button = action.get("button", "LEFT")
-        if x is None or y is None or button not in BUTTONS:
-            return Errors((BadFormat(),))
-        if button not in (request.buttons or ("LEFT",)):
-            return wrong(WrongActionSubtype.WRONG_BUTTON)
-        if request.zones is not None and not any(z.contains(x, y) for z in request.zones):
-            return wrong(WrongActionSubtype.OUT_OF_ZONE)
-    elif kind == "KEY":
+        return (_number(action.get("x")) is None or _number(action.get("y")) is None
+                or action.get("button", "LEFT") not in BUTTONS)
+    if kind == "KEY":
         key = action.get("key")
-        if not isinstance(key, str) or len(key) != 1:
-            return Errors((BadFormat(),))
+        return not isinstance(key, str) or len(key) != 1
+    return not isinstance(action.get("text"), str)
+
+
+def _miss(action: Mapping[str, JSON], request: RequestedAction,
+          area: Zone | None) -> tuple[int, str] | None:
+    """
+    None when ``request`` accepts the (well-formed) ``action``; else how far
+    through its checks it got (0 for the first check failed) and the subtype.
+    """
+    if request.type == "CLICK":
+        x, y = action["x"], action["y"]
+        if action.get("button", "LEFT") not in (request.buttons or ("LEFT",)):
+            return 0, WrongActionSubtype.WRONG_BUTTON
+        zones = request.zones if request.zones is not None else (
+            (area,) if area is not None else None)
+        if zones is not None and not any(z.contains(x, y) for z in zones):
+            return 1, WrongActionSubtype.OUT_OF_ZONE
+        return None
+    if request.type == "KEY":
+        key = str(action["key"])
         if request.keys is not None and key.lower() not in request.keys.lower():
-            return wrong(WrongActionSubtype.KEY_NOT_ALLOWED)
-    else:
-        text = action.get("text")
-        if not isinstance(text, str):
-            return Errors((BadFormat(),))
-        if not text:
-            return wrong(WrongActionSubtype.TEXT_EMPTY)
-        limit = request.max_length if request.max_length is not None else DEFAULT_MAX_LENGTH
-        if len(text) > limit:
-            return wrong(WrongActionSubtype.TEXT_TOO_LONG)
-        if request.regex is not None:
-            try:
-                matched = re.search(request.regex, text) is not None
-            except re.error:
-                matched = False
-            if not matched:
-                return wrong(WrongActionSubtype.UNMATCHED_REGEX)
-    return request
+            return 0, WrongActionSubtype.KEY_NOT_ALLOWED
+        return None
+    text = str(action["text"])
+    if not text:
+        return 0, WrongActionSubtype.TEXT_EMPTY
+    limit = request.max_length if request.max_length is not None else DEFAULT_MAX_LENGTH
+    if len(text) > limit:
+        return 1, WrongActionSubtype.TEXT_TOO_LONG
+    if request.regex is not None:
+        try:
+            matched = re.search(request.regex, text) is not None
+        except re.error:
+            matched = False
+        if not matched:
+            return 2, WrongActionSubtype.UNMATCHED_REGEX
+    return None
 
 
 @attrs.frozen
@@ -675,18 +740,37 @@ def parametersFromJSON(data: JSON) -> tuple[Parameter, ...]:
 
 
 def errorFromJSON(data: JSON) -> EngineError:
-    """One of the document's error dicts."""
-    if not isinstance(data, dict):
-        raise MalformedJSON("an error must be an object")
-    kind = data.get("type")
+    """
+    One error dict as an engine writes it: one of the document's forms, or
+    else (a type the document does not list, a listed type without the keys
+    it needs) an L{OtherError} that keeps every key.  Raises L{MalformedJSON}
+    only for what is no error at all: not an object, or no string ``type``.
+    """
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise MalformedJSON("an error must be an object with a string type")
+    try:
+        return _listedError(data)
+    except MalformedJSON:
+        return OtherError(dict(data))
+
+
+def _listedError(data: dict[str, JSON]) -> EngineError:
+    """One of the document's error forms; L{MalformedJSON} for anything else."""
+    kind = data["type"]
     if kind == "BAD_FORMAT":
         return BadFormat()
-    if kind == "MISSING_ARGUMENT":
-        return MissingArgument(str(data.get("arg")))
-    if kind == "INCORRECT_VALUE":
-        return IncorrectValue(str(data.get("arg")), data.get("value"))
+    if kind in ("MISSING_ARGUMENT", "INCORRECT_VALUE"):
+        arg = data.get("arg")
+        if not isinstance(arg, str) or (kind == "INCORRECT_VALUE" and "value" not in data):
+            raise MalformedJSON(f"{kind} needs arg (and value)")
+        if kind == "MISSING_ARGUMENT":
+            return MissingArgument(arg)
+        return IncorrectValue(arg, data["value"])
     if kind == "UNEXPECTED_ARGUMENT":
-        return UnexpectedArgument(str(data.get("argname")), data.get("value"))
+        argname = data.get("argname")
+        if not isinstance(argname, str) or "value" not in data:
+            raise MalformedJSON("UNEXPECTED_ARGUMENT needs argname and value")
+        return UnexpectedArgument(argname, data["value"])
     if kind == "UNEXPECTED_ACTION":
         return UnexpectedAction(_seat(data.get("player")), data.get("action"))
     if kind == "MISSING_ACTION":

@@ -1,14 +1,15 @@
 """
 External engines: programs that speak the engine JSON protocol on their
-standard streams, one JSON object a line, hosted through a Twisted process
-protocol.
+standard streams, hosted through a Twisted process protocol.
 
-The first line an engine reads is INITIALISATION, ``{"init": {...}}`` (with
-``"initvalues"`` added to rebuild a game exactly); each later line is one
-player's action, ``{"player": P, "type": "CLICK", ...}``.  It answers every
-line with one line of INSTRUCTIONS or ``{"errors": [...]}``.  An engine that
-crashes, hangs, or writes anything else ends its game with a clear error;
-the server goes on.
+The server writes one JSON object a line.  The first an engine reads is
+INITIALISATION, ``{"init": {...}}`` (with ``"initvalues"`` added to rebuild
+a game exactly); each later one is one player's action, ``{"player": P,
+"type": "CLICK", ...}``.  It answers each with one JSON value, INSTRUCTIONS
+or ``{"errors": [...]}``, written as it likes: on one line or pretty-printed,
+whatever whitespace separates the values (L{JSONValueReader}).  An engine
+that crashes, hangs, or writes anything else ends its game with a clear
+error; the server goes on.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import shlex
 import sys
 from collections import deque
@@ -30,7 +32,7 @@ from twisted.internet.protocol import ProcessProtocol
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
-from gameproto.buffer import NeedMore, ReceiveBuffer, TooLong
+from gameproto.buffer import NEED_MORE, Malformed, NeedMore, TooLong
 from gameproto.engine.clock import Deadline
 from gameproto.engine.contract import (
     JSON,
@@ -44,6 +46,7 @@ from gameproto.engine.contract import (
     RequestedAction,
     Seat,
     UnexpectedAction,
+    Zone,
     checkAction,
     checkParameters,
     instructionsFromJSON,
@@ -52,8 +55,8 @@ from gameproto.engine.contract import (
 
 log = Logger(namespace="gameproto.engine.external")
 
-LINE_LIMIT = 1 << 20
-"""The longest line an engine may write (1 MiB)."""
+VALUE_LIMIT = 1 << 20
+"""The longest JSON value an engine may write (1 MiB), whitespace around it aside."""
 
 STDERR_LIMIT = 64 << 10
 """How much of an engine's standard error is kept for the log."""
@@ -168,17 +171,136 @@ def _notJSON(constant: str) -> None:
     raise ValueError(f"{constant} is not JSON")
 
 
+@attrs.frozen
+class Value:
+    """One whole JSON value read from an engine."""
+
+    data: JSON
+
+
+_NOT_SPACE = re.compile(rb"[^ \t\n\r]")
+_STRUCTURE = re.compile(rb'["\[\]{}]')
+_IN_STRING = re.compile(rb'["\\]')
+_TOKEN_END = re.compile(rb'[ \t\n\r"\[\]{},:]')
+_SCALAR_START = b"-0123456789tfn"
+_DECODER = json.JSONDecoder(parse_constant=_notJSON)
+
+
+class JSONValueReader:
+    """
+    Sans-IO: the JSON values of a byte stream, whatever whitespace (or none)
+    comes between them.  The end of each value is found by a scan of its
+    brackets and strings that goes on where the last chunk stopped (linear
+    in the bytes, however they are split), then the value is decoded whole:
+    UTF-8, JSON without NaN or infinities.  A value over ``limit`` bytes is
+    L{TooLong} as soon as it is.  (It keeps its own bytes rather than a
+    L{gameproto.buffer.ReceiveBuffer}: the scan searches them in place.)
+    """
+
+    def __init__(self, limit: int = VALUE_LIMIT) -> None:
+        self.limit = limit
+        self._data = bytearray()
+        self._begun = False
+        """Whether the bytes held start a value (the whitespace before it dropped)."""
+        self._scanned = 0
+        self._depth = 0
+        self._inString = False
+        self._bare = False
+        """A value that is no object, array or string: it ends where a token does."""
+
+    def feed(self, data: bytes) -> None:
+        """Add bytes as they arrive."""
+        self._data += data
+
+    def next(self) -> Value | Malformed | TooLong | NeedMore:
+        """
+        The next value, taken out; NEED_MORE while it is not all there;
+        L{Malformed} (why) for bytes that are no JSON value, L{TooLong} for
+        one over the limit (the reader is then of no more use).
+        """
+        if not self._begun and not self._begin():
+            return NEED_MORE
+        if self._bare and self._data[0] not in _SCALAR_START:
+            return Malformed(f"no JSON value starts with {bytes(self._data[:1])!r}")
+        end = self._scan()
+        if end is None:
+            return TooLong(self.limit) if len(self._data) > self.limit else NEED_MORE
+        if end > self.limit:
+            return TooLong(self.limit)
+        chunk = bytes(self._data[:end])
+        del self._data[:end]
+        self._begun = False
+        try:
+            return Value(_DECODER.decode(chunk.decode("utf-8")))
+        except UnicodeDecodeError:
+            return Malformed("not UTF-8")
+        except RecursionError:
+            return Malformed("nested too deep")
+        except ValueError as e:
+            return Malformed(str(e))
+
+    def _begin(self) -> bool:
+        """Drop the whitespace before a value and note how it starts; False with none yet."""
+        found = _NOT_SPACE.search(self._data)
+        if found is None:
+            del self._data[:]
+            return False
+        del self._data[: found.start()]
+        first = self._data[0]
+        self._begun = True
+        self._depth = 1 if first in b"{[" else 0
+        self._inString = first == 0x22
+        self._bare = first not in b'{["'
+        self._scanned = 1
+        return True
+
+    def _scan(self) -> int | None:
+        """Where the value begun ends (one past its last byte), or None: not yet."""
+        data = self._data
+        if self._bare:
+            token = _TOKEN_END.search(data, self._scanned)
+            if token is None:
+                self._scanned = len(data)
+                return None
+            return token.start()
+        position = self._scanned
+        while True:
+            found = (_IN_STRING if self._inString else _STRUCTURE).search(data, position)
+            if found is None:
+                self._scanned = len(data)
+                return None
+            at = found.start()
+            byte = data[at]
+            if self._inString and byte == 0x5C:  # a backslash: the next byte is escaped
+                if at + 1 >= len(data):
+                    self._scanned = at
+                    return None
+                position = at + 2
+                continue
+            position = at + 1
+            if byte == 0x22:  # a quote
+                self._inString = not self._inString
+                if not self._inString and self._depth == 0:
+                    return position
+            elif byte in (0x5B, 0x7B):  # [ {
+                self._depth += 1
+            else:  # ] }
+                self._depth -= 1
+                if self._depth == 0:
+                    return position
+
+
 class EngineProcess(ProcessProtocol):
     """
-    One running engine program: one request line out, one answer line back,
-    each answer within ``timeout`` seconds and under L{LINE_LIMIT} bytes.
+    One running engine program: one request line out, one JSON value back,
+    each answer within ``timeout`` seconds and under L{VALUE_LIMIT} bytes.
     """
 
     def __init__(self, name: str, clock: IReactorTime, timeout: float) -> None:
         self.name = name
         self.timeout = timeout
         self._timer = Deadline(clock)
-        self._buffer = ReceiveBuffer()
+        self._reader = JSONValueReader()
         self._pending: deque[Deferred[JSON]] = deque()
         self._stderr = b""
         self.failure: str | None = None
@@ -189,7 +311,7 @@ class EngineProcess(ProcessProtocol):
         pass
 
     def request(self, message: Mapping[str, JSON]) -> Deferred[JSON]:
-        """Write one line; fires with the JSON of the answer line, or fails with EngineFailed."""
+        """Write one line; fires with the JSON value answered, or fails with EngineFailed."""
         if self.failure is not None:
             return fail(EngineFailed(self.failure))
         answer: Deferred[JSON] = Deferred()
@@ -203,30 +325,28 @@ class EngineProcess(ProcessProtocol):
         self._fail(f"the engine {self.name} did not answer within {self.timeout:g} s")
 
     def outReceived(self, data: bytes) -> None:
-        self._buffer += data
+        self._reader.feed(data)
         while self.failure is None:
-            line = self._buffer.extractLine(LINE_LIMIT)
-            if isinstance(line, NeedMore):
+            read = self._reader.next()
+            if isinstance(read, NeedMore):
                 return
-            if isinstance(line, TooLong):
-                self._fail(f"the engine {self.name} wrote a line over {LINE_LIMIT} bytes")
+            if isinstance(read, TooLong):
+                self._fail(f"the engine {self.name} wrote a JSON value over "
+                           f"{VALUE_LIMIT} bytes")
                 return
-            if not line.strip():
-                continue
+            if isinstance(read, Malformed):
+                self._fail(f"the engine {self.name} wrote something that is not JSON "
+                           f"({read.reason})")
+                return
             if not self._pending:
-                self._fail(f"the engine {self.name} wrote a line nobody asked for")
-                return
-            try:
-                answer = json.loads(line, parse_constant=_notJSON)
-            except (ValueError, RecursionError):
-                self._fail(f"the engine {self.name} wrote something that is not JSON")
+                self._fail(f"the engine {self.name} wrote a message nobody asked for")
                 return
             waiting = self._pending.popleft()
             if self._pending:
                 self._timer.start(self.timeout, self._hung)
             else:
                 self._timer.cancel()
-            waiting.callback(answer)
+            waiting.callback(read.data)
 
     def errReceived(self, data: bytes) -> None:
         if len(self._stderr) < STDERR_LIMIT:
@@ -414,7 +534,14 @@ class ExternalGame:
         return self._displays.get(seat) or Display(seat, 0, 0, ())
 
     def decodeAction(self, seat: Seat, action: Mapping[str, JSON]) -> JSON | Errors:
-        checked = checkAction(seat, action, self._instructions.requested_actions)
+        """
+        The action checked against the requests, a CLICK without zones
+        within the seat's drawing area (its last display's rectangle: empty
+        for a seat the engine never gave a display); the action as it came.
+        """
+        shown = self.display(seat)
+        area = Zone(0, 0, shown.width, shown.height)
+        checked = checkAction(seat, action, self._instructions.requested_actions, area)
         if isinstance(checked, Errors):
             return checked
         return {k: v for k, v in action.items() if k != "player"}

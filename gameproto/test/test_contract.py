@@ -20,7 +20,9 @@ from gameproto.engine.contract import (
     IncorrectValue,
     Instructions,
     MissingAction,
+    MalformedJSON,
     MissingArgument,
+    OtherError,
     Parameter,
     RequestedAction,
     UnexpectedAction,
@@ -28,8 +30,11 @@ from gameproto.engine.contract import (
     WrongAction,
     WrongActionSubtype,
     Zone,
+    checkAction,
     checkParameters,
     describe,
+    errorFromJSON,
+    instructionsFromJSON,
 )
 from gameproto.games.connect4 import ENGINE
 from gameproto.test.engine_helpers import assertRefused
@@ -248,6 +253,56 @@ class ErrorJSONTests(SynchronousTestCase):
         self.assertEqual(json.loads(json.dumps(errors.asJSON())), errors.asJSON())
 
 
+class EngineErrorsFromJSONTests(SynchronousTestCase):
+    """
+    Errors as an external engine writes them: the document asks each for "at
+    least the key type", so one it does not list, or one without the keys
+    its type needs, is passed on as written.
+    """
+
+    def test_unlistedType(self) -> None:
+        """An ILLEGAL_MOVE keeps every key, its player as the engine wrote it."""
+        written = {"type": "ILLEGAL_MOVE", "player": 2, "reason": "that cell is taken",
+                   "cell": [1, 2]}
+        error = errorFromJSON(json.loads(json.dumps(written)))
+        self.assertEqual(error, OtherError(written))
+        self.assertEqual(error.type, "ILLEGAL_MOVE")
+        self.assertEqual(error.asJSON(), written)
+
+    def test_listedTypeWithoutItsKeys(self) -> None:
+        """A WRONG_ACTION without player, or of a subtype not listed, is passed on too."""
+        for written in ({"type": "WRONG_ACTION", "subtype": "OUT_OF_ZONE"},
+                        {"type": "WRONG_ACTION", "subtype": "TOO_EARLY", "player": 1},
+                        {"type": "UNEXPECTED_ACTION", "player": 0},
+                        {"type": "MISSING_ACTION", "player": "one"},
+                        {"type": "MISSING_ARGUMENT"},
+                        {"type": "UNEXPECTED_ARGUMENT", "argname": 3, "value": 1}):
+            self.assertEqual(errorFromJSON(written).asJSON(), written)
+
+    def test_listedTypesRead(self) -> None:
+        """The document's own forms are still read as such."""
+        self.assertEqual(errorFromJSON({"type": "MISSING_ARGUMENT", "arg": "players"}),
+                         MissingArgument("players"))
+        self.assertEqual(errorFromJSON({"type": "UNEXPECTED_ACTION", "player": 2,
+                                        "action": {"type": "KEY"}}),
+                         UnexpectedAction(1, {"type": "KEY"}))
+
+    def test_inInstructions(self) -> None:
+        """An errors answer mixing both keeps them all, in order."""
+        read = instructionsFromJSON({"errors": [{"type": "NOT_YOUR_TURN"},
+                                                {"type": "BAD_FORMAT"}]})
+        self.assertEqual(read, Errors((OtherError({"type": "NOT_YOUR_TURN"}), BadFormat())))
+        assert isinstance(read, Errors)
+        self.assertEqual(read.asJSON(), {"errors": [{"type": "NOT_YOUR_TURN"},
+                                                    {"type": "BAD_FORMAT"}]})
+
+    def test_noTypeIsNoError(self) -> None:
+        """Without a string type, it is no error at all: the answer is malformed."""
+        for written in ({}, {"player": 1}, {"type": 3}, "ILLEGAL_MOVE", None):
+            self.assertRaises(MalformedJSON, errorFromJSON, written)
+        self.assertRaises(ValueError, OtherError, {"player": 1})
+
+
 class InstructionsTests(SynchronousTestCase):
     """Requested actions, per-seat instructions, their JSON."""
 
@@ -384,6 +439,83 @@ class CheckActionTests(SynchronousTestCase):
 
     def test_keyNotAllowed(self) -> None:
         self.assertEqual(self.subtype({"type": "KEY", "key": "x"}), "KEY_NOT_ALLOWED")
+
+    def test_anyRequestOfItsType(self) -> None:
+        """
+        Several requests of one type for one seat: the action is valid when
+        any of them accepts it (the document's example: the second CLICK's
+        zone, with that request's buttons).
+        """
+        first = RequestedAction(0, "CLICK", zones=(Zone(0, 0, 50, 50),))
+        second = RequestedAction(0, "CLICK", zones=(Zone(100, 200, 50, 50),),
+                                 buttons=("RIGHT",))
+        both = (first, second)
+        self.assertIs(checkAction(0, {"type": "CLICK", "x": 120, "y": 220, "button": "RIGHT"},
+                                  both), second)
+        self.assertIs(checkAction(0, {"type": "CLICK", "x": 10, "y": 10}, both), first)
+        keys = (RequestedAction(0, "KEY", keys="ab"), RequestedAction(0, "KEY", keys="yn"))
+        self.assertIs(checkAction(0, {"type": "KEY", "key": "Y"}, keys), keys[1])
+        texts = (RequestedAction(0, "TEXT", regex=r"^\d+$"),
+                 RequestedAction(0, "TEXT", regex=r"^[a-z]+$", max_length=3))
+        self.assertIs(checkAction(0, {"type": "TEXT", "text": "abc"}, texts), texts[1])
+        # The first that accepts it, in the engine's order.
+        twice = (RequestedAction(0, "KEY"), RequestedAction(0, "KEY", keys="a"))
+        self.assertIs(checkAction(0, {"type": "KEY", "key": "a"}, twice), twice[0])
+
+    def test_closestMiss(self) -> None:
+        """
+        Refused by every request: the error is of the one the action got
+        furthest through the checks with (button, then zone; empty, length,
+        then regex), the first of them on a tie.
+        """
+        rightOnly = RequestedAction(0, "CLICK", zones=(Zone(0, 0, 50, 50),), buttons=("RIGHT",))
+        leftHere = RequestedAction(0, "CLICK", zones=(Zone(100, 0, 50, 50),))
+        outside = {"type": "CLICK", "x": 300, "y": 300}
+        self.assertEqual(checkAction(0, outside, (rightOnly, leftHere)), Errors((WrongAction(
+            "OUT_OF_ZONE", 0, outside, leftHere.asJSON()),)))
+        middle = {"type": "CLICK", "x": 10, "y": 10, "button": "MIDDLE"}
+        self.assertEqual(checkAction(0, middle, (rightOnly, leftHere)), Errors((WrongAction(
+            "WRONG_BUTTON", 0, middle, rightOnly.asJSON()),)))
+        short = RequestedAction(0, "TEXT", max_length=3)
+        digits = RequestedAction(0, "TEXT", regex=r"^\d+$")
+        text = {"type": "TEXT", "text": "abcdef"}
+        self.assertEqual(checkAction(0, text, (short, digits)), Errors((WrongAction(
+            "UNMATCHED_REGEX", 0, text, digits.asJSON()),)))
+        empty = {"type": "TEXT", "text": ""}
+        self.assertEqual(checkAction(0, empty, (short, digits)), Errors((WrongAction(
+            "TEXT_EMPTY", 0, empty, short.asJSON()),)))
+        keys = (RequestedAction(0, "KEY", keys="ab"), RequestedAction(0, "KEY", keys="yn"))
+        self.assertEqual(checkAction(0, {"type": "KEY", "key": "z"}, keys), Errors((WrongAction(
+            "KEY_NOT_ALLOWED", 0, {"type": "KEY", "key": "z"}, keys[0].asJSON()),)))
+        # Another seat's request of the same type is no candidate.
+        other = RequestedAction(1, "CLICK")
+        self.assertEqual(checkAction(0, outside, (other, leftHere)), Errors((WrongAction(
+            "OUT_OF_ZONE", 0, outside, leftHere.asJSON()),)))
+
+    def test_clickWithoutZonesInTheDrawingArea(self) -> None:
+        """
+        A CLICK without zones: "by default the whole drawing area", the
+        ``area`` given (the seat's display); anywhere when none is given.
+        """
+        anywhere = RequestedAction(0, "CLICK")
+        area = Zone(0, 0, 200, 100)
+        inside: tuple[tuple[float, float], ...] = ((0, 0), (199.5, 99), (10, 50))
+        outside: tuple[tuple[float, float], ...] = (
+            (200, 10), (10, 100), (-1, 10), (10, -0.5), (1e6, 1e6))
+        for x, y in inside:
+            action = {"type": "CLICK", "x": x, "y": y}
+            self.assertIs(checkAction(0, action, (anywhere,), area), anywhere)
+        for x, y in outside:
+            action = {"type": "CLICK", "x": x, "y": y}
+            self.assertEqual(checkAction(0, action, (anywhere,), area), Errors((WrongAction(
+                "OUT_OF_ZONE", 0, action, anywhere.asJSON()),)), action)
+        # Zones the engine gives are the request's own, whatever the area.
+        zoned = RequestedAction(0, "CLICK", zones=(Zone(500, 500, 10, 10),))
+        self.assertIs(checkAction(0, {"type": "CLICK", "x": 505, "y": 505}, (zoned,), area),
+                      zoned)
+        # An empty area (a seat never shown a display) takes no click.
+        self.assertIsInstance(checkAction(0, {"type": "CLICK", "x": 0, "y": 0}, (anywhere,),
+                                          Zone(0, 0, 0, 0)), Errors)
 
     def test_text(self) -> None:
         self.assertEqual(self.subtype({"type": "TEXT", "text": ""}), "TEXT_EMPTY")

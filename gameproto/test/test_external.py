@@ -1,7 +1,9 @@
 """
-External engines for real: the tic-tac-toe example and engines that crash,
-hang, or write garbage, hosted through the process protocol; players over
-the engine JSON protocol on TCP.
+External engines for real: the tic-tac-toe and minimal examples, engines
+written from the document alone (pretty-printing, with errors of their own,
+asking for several actions), and engines that crash, hang, or write
+garbage, hosted through the process protocol; players over the engine JSON
+protocol on TCP.  And the reader of an engine's output, sans I/O.
 """
 
 from __future__ import annotations
@@ -14,19 +16,24 @@ from pathlib import Path
 from typing import Any
 
 import attrs
+from hypothesis import given, strategies as st
 from twisted.internet import defer, reactor
 from twisted.internet.address import IPv4Address
 from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
 from twisted.internet.protocol import ServerFactory
 from twisted.internet.task import deferLater
-from twisted.trial.unittest import TestCase
+from twisted.trial.unittest import SynchronousTestCase, TestCase
+
+from gameproto.buffer import NEED_MORE, Malformed, TooLong
 
 from gameproto.engine.contract import EngineFactory, Errors
 from gameproto.engine.external import (
     EngineManifest,
     ExternalEngine,
     ExternalGame,
+    JSONValueReader,
     ManifestError,
+    Value,
     parseEngineSpec,
 )
 from gameproto.engine.hub import Hub, HubSettings
@@ -43,6 +50,7 @@ if _tree is None:
     raise ImportError("gameproto.test.test_external runs examples/engines of a source tree: "
                       "run 'trial gameproto' from the checkout")
 TICTACTOE = _tree / "examples" / "engines" / "tictactoe"
+MINIMAL = _tree / "examples" / "engines" / "minimal"
 
 # Misbehaving engines: each answers INITIALISATION like tic-tac-toe would
 # (a one-player game asking for a KEY), then does its trick on the first action.
@@ -52,7 +60,10 @@ BAD = {
     "garbage": "print('this is not JSON', flush=True)",
     "nan": "print(json.dumps(dict(ok, game_state={'scores': [float('nan')], 'gameover': False})),"
            " flush=True)",
-    "babble": "print(json.dumps(ok)); print(json.dumps(ok), flush=True)",
+    # Three answers in one write (so in one read, PYTHONUNBUFFERED or not):
+    # one more than even two actions (the player's, and one it sent before
+    # the first was answered) ask for.
+    "babble": "sys.stdout.write((json.dumps(ok) + '\\n') * 3); sys.stdout.flush()",
     "huge": "print('[' + '1,' * (1 << 21) + '1]', flush=True)",
     "wrong": "print(json.dumps({'game_state': 'nonsense'}), flush=True)",
 }
@@ -82,6 +93,7 @@ class Player(EngineJsonClientProtocol):
         self.messages: list[dict[str, Any]] = []
         self.ended: defer.Deferred[dict[str, Any]] = defer.Deferred()
         self.got: dict[str, defer.Deferred[dict[str, Any]]] = {}
+        self.expecting: list[tuple[tuple[str, ...], defer.Deferred[dict[str, Any]]]] = []
 
     def waitFor(self, kind: str) -> defer.Deferred[dict[str, Any]]:
         for message in self.messages:
@@ -92,8 +104,31 @@ class Player(EngineJsonClientProtocol):
         self.got[kind] = defer.Deferred()
         return self.got[kind]
 
+    def next(self, *kinds: str) -> defer.Deferred[dict[str, Any]]:
+        """The next message to come of one of ``kinds`` (none already received)."""
+        waiting: defer.Deferred[dict[str, Any]] = defer.Deferred()
+        self.expecting.append((kinds, waiting))
+        return waiting
+
+    def create(self, engine: str, init: dict[str, Any]) -> defer.Deferred[dict[str, Any]]:
+        """Create a game and sit at it: fires with its first instructions, or the refusal."""
+        waiting = self.next("instructions", "errors", "problem")
+        self.send({"type": "create", "engine": engine, "init": init, "name": self.name})
+        return waiting
+
+    def act(self, action: dict[str, Any]) -> defer.Deferred[dict[str, Any]]:
+        """Send ``action``; fires with what comes of it: ``instructions``, ``errors`` or ``ended``."""
+        waiting = self.next("instructions", "errors", "ended")
+        self.send({"type": "action", "action": action})
+        return waiting
+
     def messageReceived(self, message: dict[str, Any]) -> None:
         self.messages.append(message)
+        for entry in self.expecting:
+            if message["type"] in entry[0]:
+                self.expecting.remove(entry)
+                entry[1].callback(message)
+                break
         waiting = self.got.pop(message["type"], None)
         if waiting is not None:
             waiting.callback(message)
@@ -107,16 +142,21 @@ class Player(EngineJsonClientProtocol):
                     break
 
 
-class ExternalTests(TestCase):
+class ServerTestCase(TestCase):
+    """An engine JSON server on TCP, its hub's registry holding L{engines}."""
+
     timeout = 30
+
+    def engines(self, directory: Path) -> list[ExternalEngine]:
+        """The external engines of the test's registry (beside the built-in games)."""
+        return []
 
     def setUp(self) -> None:
         self.directory = Path(self.mktemp())
         self.directory.mkdir()
         self.registry = builtins()
-        self.registry.add(ExternalEngine(EngineManifest.load(TICTACTOE), reactor, 3.0))
-        for trick in BAD:
-            self.registry.add(ExternalEngine(badEngine(self.directory, trick), reactor, 1.0))
+        for external in self.engines(self.directory):
+            self.registry.add(external)
         self.store = MemoryRecordStore()
         self.hub = Hub(reactor, self.store, random.Random(1), self.registry,
                        settings=HubSettings(timeout=30))
@@ -165,6 +205,12 @@ class ExternalTests(TestCase):
             process = getattr(table.engine, "process", None)
             if process is not None:
                 yield process
+
+
+class ExternalTests(ServerTestCase):
+    def engines(self, directory: Path) -> list[ExternalEngine]:
+        return [ExternalEngine(EngineManifest.load(TICTACTOE), reactor, 3.0)] + [
+            ExternalEngine(badEngine(directory, trick), reactor, 1.0) for trick in BAD]
 
     @defer.inlineCallbacks
     def test_ticTacToeGame(self) -> Any:
@@ -295,6 +341,307 @@ class ExternalTests(TestCase):
         assert isinstance(twin.engine, ExternalGame)
         twin.engine.stop()
         yield twin.engine.process.ended
+
+
+# Engines written from the document alone (engine-json.fr.md), standard-library
+# Python, each run as its own process behind the server.
+PEERS = {
+    # Point IV.2: INSTRUCTIONS pretty-printed, as the document's examples are;
+    # each answer in two writes, every other one indented with tabs and CRLF.
+    "pretty": r"""
+        import json, sys, time
+
+        def answer(message, step):
+            text = json.dumps(message, indent=2 if step % 2 == 0 else "\t")
+            if step % 2:
+                text = text.replace("\n", "\r\n")
+            half = len(text) // 2
+            sys.stdout.write(text[:half])
+            sys.stdout.flush()
+            time.sleep(0.05)
+            sys.stdout.write(text[half:] + "\n\n")
+            sys.stdout.flush()
+
+        presses = 0
+        for step, line in enumerate(sys.stdin):
+            message = json.loads(line)
+            if "init" not in message:
+                presses += 1
+            over = presses == 3
+            instructions = {
+                "displays": [{"player": 1, "width": 640, "height": 480, "content": [
+                    {"tag": "text", "x": 320, "y": 240, "fill": "black",
+                     "content": str(presses)}]}],
+                "requested_actions": [] if over else [
+                    {"type": "KEY", "player": 1, "keys": "ZQSD"}],
+                "game_state": {"scores": [presses], "gameover": over},
+            }
+            if "init" in message:
+                instructions["initvalues"] = {}
+            answer(instructions, step)
+    """,
+    # Point IV.2.1: errors "containing at least the key type", of types the
+    # document does not list, with and without "player".
+    "errors": r"""
+        import json, sys
+
+        def write(message):
+            print(json.dumps(message), flush=True)
+
+        def instructions(over):
+            return {"displays": [],
+                    "requested_actions": [] if over else [{"type": "KEY", "player": 1}],
+                    "game_state": {"scores": [1 if over else 0], "gameover": over}}
+
+        actions = 0
+        for line in sys.stdin:
+            message = json.loads(line)
+            if "init" in message:
+                if message["init"]["players"] != 1:
+                    write({"errors": [{"type": "TOO_MANY_PLAYERS", "most": 1}]})
+                else:
+                    write(dict(instructions(False), initvalues={}))
+                continue
+            actions += 1
+            if actions == 1:
+                write({"errors": [{"type": "ILLEGAL_MOVE", "player": message["player"],
+                                   "reason": "not yet"}]})
+            elif actions == 2:
+                write({"errors": [{"type": "NOT_YOUR_TURN"},
+                                  {"type": "WRONG_ACTION", "subtype": "KEY_NOT_ALLOWED"}]})
+            else:
+                write(instructions(True))
+    """,
+    # Point IV.2.3 A: two CLICKs asked of player 1, the second with its own
+    # zone and buttons (after the document's example); the score is the x clicked.
+    "twoclicks": r"""
+        import json, sys
+
+        for line in sys.stdin:
+            message = json.loads(line)
+            over = "init" not in message
+            requested = [
+                {"type": "CLICK", "player": 1,
+                 "zones": [{"x": 0, "y": 0, "width": 50, "height": 50}]},
+                {"type": "CLICK", "player": 1,
+                 "zones": [{"x": 100, "y": 200, "width": 50, "height": 50}],
+                 "buttons": ["RIGHT", "DOUBLE"], "confirm": True},
+            ]
+            answer = {"displays": [{"player": 1, "width": 640, "height": 480, "content": []}],
+                      "requested_actions": [] if over else requested,
+                      "game_state": {"scores": [message.get("x", 0)], "gameover": over}}
+            if "init" in message:
+                answer["initvalues"] = {}
+            print(json.dumps(answer), flush=True)
+    """,
+}
+
+
+def peerEngine(directory: Path, name: str) -> EngineManifest:
+    script = directory / f"{name}.py"
+    script.write_text(textwrap.dedent(PEERS[name]))
+    return EngineManifest.fromCommand(name, f"python3 {script}")
+
+
+class DocumentEngineTests(ServerTestCase):
+    """Engines written from the document alone, played by JSON players through the server."""
+
+    def engines(self, directory: Path) -> list[ExternalEngine]:
+        return [ExternalEngine(peerEngine(directory, name), reactor, 5.0) for name in PEERS]
+
+    @defer.inlineCallbacks
+    def test_prettyPrinted(self) -> Any:
+        """
+        An engine that pretty-prints its JSON (split over writes, with tabs
+        and CRLF) plays to the end: its output is a stream of JSON values.
+        """
+        player = Player("p")
+        yield self.connect(player)
+        first = yield player.create("pretty", {"players": 1})
+        self.assertEqual(first["type"], "instructions")
+        ended = yield player.ended
+        self.assertIsNone(ended["error"])
+        self.assertEqual(ended["scores"], [3])
+        shown = [m["displays"][0]["content"][0]["content"] for m in player.messages
+                 if m["type"] == "instructions"]
+        self.assertEqual(shown, ["0", "1", "2", "3"])
+        record = self.store.get(ended["game"])
+        assert record is not None
+        self.assertEqual((record.status, len(record.actions)), ("finished", 3))
+
+    @defer.inlineCallbacks
+    def test_errorsOfItsOwn(self) -> Any:
+        """
+        Errors of types the document does not list, or without ``player``,
+        go to the player whose action they answer, every key kept; the game
+        goes on.
+        """
+        player = Player("p", autoplay=False)
+        yield self.connect(player)
+        started = yield player.create("errors", {"players": 1})
+        self.assertEqual(started["type"], "instructions")
+        first = yield player.act({"type": "KEY", "key": "a"})
+        self.assertEqual(first, {"type": "errors", "errors": [
+            {"type": "ILLEGAL_MOVE", "player": 1, "reason": "not yet"}]})
+        second = yield player.act({"type": "KEY", "key": "b"})
+        self.assertEqual(second, {"type": "errors", "errors": [
+            {"type": "NOT_YOUR_TURN"}, {"type": "WRONG_ACTION", "subtype": "KEY_NOT_ALLOWED"}]})
+        third = yield player.act({"type": "KEY", "key": "c"})
+        self.assertEqual((third["type"], third["game_state"]),
+                         ("instructions", {"scores": [1], "gameover": True}))
+        ended = yield player.ended
+        self.assertIsNone(ended["error"])
+        record = self.store.get(ended["game"])
+        assert record is not None
+        self.assertEqual((record.status, [a.action for a in record.actions]),
+                         ("finished", [{"type": "KEY", "key": "c"}]))
+
+    @defer.inlineCallbacks
+    def test_initErrorOfItsOwn(self) -> Any:
+        """An INITIALISATION refused with an error the document does not list goes to its creator."""
+        player = Player("p", autoplay=False)
+        yield self.connect(player)
+        refused = yield player.create("errors", {"players": 2})
+        self.assertEqual(refused, {"type": "errors",
+                                   "errors": [{"type": "TOO_MANY_PLAYERS", "most": 1}]})
+
+    @defer.inlineCallbacks
+    def test_secondRequestOfAType(self) -> Any:
+        """
+        Two CLICKs asked of one player: a click the second accepts (its
+        zone, its button) is played; one neither accepts gets the closest
+        miss (the first request: its button fits, its zone does not).
+        """
+        player = Player("p", autoplay=False)
+        yield self.connect(player)
+        shown = yield player.create("twoclicks", {"players": 1})
+        self.assertEqual(shown["type"], "instructions")
+        first, second = shown["requested_actions"]
+        left = {"type": "CLICK", "x": 120, "y": 220, "button": "LEFT"}
+        refused = yield player.act(left)
+        self.assertEqual(refused["errors"], [{
+            "type": "WRONG_ACTION", "subtype": "OUT_OF_ZONE", "player": 1, "action": left,
+            "requested_action": first}])
+        played = yield player.act({"type": "CLICK", "x": 120, "y": 220, "button": "RIGHT"})
+        self.assertEqual((played["type"], played["game_state"]),
+                         ("instructions", {"scores": [120], "gameover": True}))
+        self.assertEqual(second["buttons"], ["RIGHT", "DOUBLE"])
+
+
+class MinimalEngineTests(ServerTestCase):
+    """``examples/engines/minimal``, the engine of enginejson.md, played through the server."""
+
+    def engines(self, directory: Path) -> list[ExternalEngine]:
+        return [ExternalEngine(EngineManifest.load(MINIMAL), reactor, 5.0)]
+
+    @defer.inlineCallbacks
+    def test_play(self) -> Any:
+        """
+        Its CLICK has no zones: a click outside its 200 x 100 display is
+        OUT_OF_ZONE (the whole drawing area, as the document says); three
+        inside end the game, which then replays from its initvalues.
+        """
+        player = Player("p", autoplay=False)
+        yield self.connect(player)
+        shown = yield player.create("minimal", {})
+        self.assertEqual(shown["type"], "instructions")
+        self.assertEqual((shown["displays"][0]["width"], shown["displays"][0]["height"]),
+                         (200, 100))
+        [request] = shown["requested_actions"]
+        self.assertNotIn("zones", request)
+        outside: tuple[tuple[float, float], ...] = ((200, 50), (10, 100), (-1, 0), (1000, 1000))
+        inside: tuple[tuple[float, float], ...] = ((0, 0), (199, 99), (100.5, 50))
+        for x, y in outside:
+            click = {"type": "CLICK", "x": x, "y": y}
+            refused = yield player.act(click)
+            self.assertEqual(refused, {"type": "errors", "errors": [{
+                "type": "WRONG_ACTION", "subtype": "OUT_OF_ZONE", "player": 1,
+                "action": click, "requested_action": request}]})
+        for x, y in inside:
+            played = yield player.act({"type": "CLICK", "x": x, "y": y})
+            self.assertEqual(played["type"], "instructions")
+        ended = yield player.ended
+        self.assertEqual((ended["error"], ended["scores"]), (None, [3]))
+        record = self.store.get(ended["game"])
+        assert record is not None
+        self.assertEqual((record.status, record.initvalues), ("finished", {}))
+        engine = yield replayLater(self.engine("minimal"), record, 2)
+        self.assertEqual(engine.display(0).content[0]["content"], "2 of 3 clicks")
+        engine.stop()
+        yield engine.process.ended
+
+
+class JSONValueReaderTests(SynchronousTestCase):
+    """What an engine writes, read as a stream of JSON values, sans I/O."""
+
+    values = st.recursive(
+        st.none() | st.booleans() | st.integers()
+        | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),
+        lambda children: st.lists(children, max_size=3)
+        | st.dictionaries(st.text(max_size=5), children, max_size=3),
+        max_leaves=10)
+
+    def readAll(self, reader: JSONValueReader, *chunks: bytes) -> list[Any]:
+        """Every value read as ``chunks`` come; anything but values and NEED_MORE fails."""
+        read: list[Any] = []
+        for chunk in chunks:
+            reader.feed(chunk)
+            while True:
+                result = reader.next()
+                if result is NEED_MORE:
+                    break
+                assert isinstance(result, Value), result
+                read.append(result.data)
+        return read
+
+    @given(st.lists(st.tuples(values, st.sampled_from([None, 0, 2, "\t"]), st.booleans(),
+                              st.text(" \t\r\n", min_size=1, max_size=4)),
+                    min_size=1, max_size=5),
+           st.data())
+    def test_anyLayoutAnySplit(self, written: list[Any], data: st.DataObject) -> None:
+        """Values in any layout, any whitespace between them, split anywhere: read back."""
+        stream = b"".join(json.dumps(value, indent=indent, ensure_ascii=ascii).encode("utf-8")
+                          + space.encode() for value, indent, ascii, space in written)
+        cuts = sorted(data.draw(st.lists(st.integers(0, len(stream)), max_size=6)))
+        chunks = [stream[a:b] for a, b in zip([0, *cuts], [*cuts, len(stream)])]
+        self.assertEqual(self.readAll(JSONValueReader(), *chunks), [v for v, *_ in written])
+
+    def test_noWhitespaceBetween(self) -> None:
+        """Objects, arrays and strings need no whitespace between them."""
+        self.assertEqual(self.readAll(JSONValueReader(), b'{"a":"}"}[1,"]"]"x\\\\"{}'),
+                         [{"a": "}"}, [1, "]"], "x\\", {}])
+
+    def test_escapeSplit(self) -> None:
+        """An escaped quote split between two chunks."""
+        self.assertEqual(self.readAll(JSONValueReader(), b'["a\\', b'"b"]'), [['a"b']])
+
+    def test_garbage(self) -> None:
+        """Bytes that are no JSON value say why."""
+        for written in (b"this is not JSON\n", b'{"a": 1]', b'{"a": NaN}', b"Infinity ",
+                        b"\xff{}", b'{"a" 1}', b"}", b'"\xc3("', b"[" * 5000 + b"]" * 5000):
+            reader = JSONValueReader()
+            reader.feed(written)
+            self.assertIsInstance(reader.next(), Malformed, repr(written[:20]))
+
+    def test_tooLong(self) -> None:
+        """
+        A value over the limit is refused as soon as it is (not only once it
+        ends); the whitespace around values does not count.
+        """
+        reader = JSONValueReader(16)
+        reader.feed(b'{"a": "' + b"x" * 20)
+        self.assertEqual(reader.next(), TooLong(16))
+        reader = JSONValueReader(16)
+        reader.feed(b"[" + b"1," * 10 + b"1]")
+        self.assertEqual(reader.next(), TooLong(16))
+        self.assertEqual(self.readAll(JSONValueReader(16), b" \n" * 100, b'{"a": "xxxxxx"}',
+                                      b"\r\n" * 100), [{"a": "xxxxxx"}])
+
+    def test_scalarEndsAtWhitespace(self) -> None:
+        """A number is whole only once something follows it."""
+        reader = JSONValueReader()
+        self.assertEqual(self.readAll(reader, b"12"), [])
+        self.assertEqual(self.readAll(reader, b"3\n"), [123])
 
 
 class ManifestTests(TestCase):

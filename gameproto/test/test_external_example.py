@@ -464,3 +464,43 @@ class ManifestTests(TestCase):
                 self.assertTrue(archive.read(name).startswith(b"<svg "))
         self.assertEqual(data, load("make_sprites").build())
         self.assertEqual(load("tictactoe").SPRITES, {1: "x.svg", 2: "o.svg"})
+
+
+MINIMAL = ENGINE.parent / "minimal"
+ENGINE_DOC = ENGINE.parent.parent.parent / "docs" / "protocols" / "enginejson.md"
+
+
+class MinimalExampleTests(TestCase):
+    """
+    ``examples/engines/minimal``, the engine "What an engine author must
+    know" shows whole (``test_external`` plays it through the server).
+    """
+
+    def documented(self, language: str) -> list[str]:
+        """The ``language`` code blocks of the page's "A minimal engine"."""
+        page = ENGINE_DOC.read_text("utf-8")
+        section = page.split("#### A minimal engine", 1)[1].split("\n### ", 1)[0]
+        return re.findall(rf"```{language}\n(.*?)```", section, re.DOTALL)
+
+    def test_documentedWhole(self) -> None:
+        """The page shows the engine and its manifest exactly as they are."""
+        [code] = self.documented("python")
+        self.assertEqual(code, (MINIMAL / "engine.py").read_text("utf-8"))
+        [manifest] = self.documented("json")
+        self.assertEqual(json.loads(manifest),
+                         json.loads((MINIMAL / "manifest.json").read_text("utf-8")))
+
+    def test_short(self) -> None:
+        """About ten lines, the standard library only."""
+        lines = [line for line in (MINIMAL / "engine.py").read_text("utf-8").splitlines()
+                 if line.strip()]
+        self.assertLessEqual(len(lines), 12)
+        self.assertEqual(re.findall(r"^import .*", "\n".join(lines), re.M), ["import json, sys"])
+
+    def test_manifest(self) -> None:
+        from gameproto.engine.external import EngineManifest
+
+        manifest = EngineManifest.load(MINIMAL)
+        self.assertEqual((manifest.name, manifest.command), ("minimal", ("python3", "engine.py")))
+        self.assertEqual([(p.name, p.default) for p in manifest.parameters], [("players", 1)])
+        self.assertFalse(manifest.hiddenInformation)
