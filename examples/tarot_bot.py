@@ -36,16 +36,12 @@ from gameproto.maitretarot import wire
 from gameproto.maitretarot.protocol import MaitreTarotClientProtocol
 
 
-def halfPoints(points: int) -> str:
-    """Half points as a decimal: 113 is ``56.5``, 112 is ``56``."""
-    return f"{points / 2:g}"
-
-
 def describeScore(number: int, score: dict[str, object], nicks: Sequence[str],
                   taker: int | None, bids: Sequence[int]) -> str:
     """
     One line for a deal's SEND_SCORE: the contract, the taker, won or lost,
-    the taker's points, and everybody's totals.  ``taker`` and ``bids`` are
+    the taker's points (whole: the server rounds a half point to the side
+    that made the deal), and everybody's totals.  ``taker`` and ``bids`` are
     what the client knows when the score comes (SEND_FINAL_BIDS).
     """
     contract = int(score["contract"])  # type: ignore[call-overload]
@@ -58,7 +54,7 @@ def describeScore(number: int, score: dict[str, object], nicks: Sequence[str],
         # that lands on the end of a deal (branch point NEW_GAME, 1).
         who = nicks[taker] if taker is not None else "the taker"
         what = (f"{BID_NAMES[contract]} by {who}, {result} with "
-                f"{halfPoints(points)} points and {oudlers} "
+                f"{points} points and {oudlers} "
                 f"oudler{'' if oudlers == 1 else 's'}")
     elif any(b == wire.NO_BID for b in bids):
         what = "not played (petit sec)"

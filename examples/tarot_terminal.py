@@ -12,8 +12,10 @@ terminal too.  Cards are typed by their number (0..77, shown next to each
 label: ``3=4♣``, ``70=T15``, ``77=Exc``); ``q`` leaves.
 
 The server gives 60 seconds per answer by default; past that, a bot plays
-the move and the connection is closed (reconnecting with the same nick
-takes the seat back while the table lives).
+the move and the connection is closed.  Reconnecting from the same machine
+with the same nick before the deal ends takes the seat back at the end of
+that deal; otherwise the bot answers no to the replay question for it and
+the table ends.
 """
 
 from __future__ import annotations
@@ -77,11 +79,6 @@ def handLines(hand: Iterable[int]) -> list[str]:
         if inSuit:
             lines.append(f"  {name + ':':<9} {labelled(inSuit)}")
     return lines
-
-
-def halfPoints(points: int) -> str:
-    """Half points as a decimal: 113 is ``56.5``."""
-    return f"{points / 2:g}"
 
 
 def discardProblem(hand: Sequence[int], cards: Sequence[int]) -> str | None:
@@ -230,8 +227,13 @@ class TerminalClient(MaitreTarotClientProtocol):
         return self._question("card", view)
 
     def refused(self) -> None:
-        what = "discard" if self.phase == "discard" else "card"
-        self.out(f"The server refused that {what}: choose again.")
+        if self.phase == "discard":
+            # The FFT rules, stricter than the protocol document's "six cards of the hand".
+            self.out("The server refused that discard: six cards of your hand, no king, "
+                     "no oudler, trumps only if you must. Choose again (your time starts "
+                     "again).")
+        else:
+            self.out("The server refused that card: choose again.")
 
     def scored(self, score: dict[str, object]) -> None:
         self._forget()
@@ -244,7 +246,7 @@ class TerminalClient(MaitreTarotClientProtocol):
             # The taker is unknown after a reconnection at the end of a deal.
             who = self.name(self.taker) if self.taker is not None else "the taker"
             self.out(f"Score: {who} {result} the {BID_NAMES[contract]} "
-                     f"with {halfPoints(points)} points and {oudlers} "
+                     f"with {points} points and {oudlers} "
                      f"oudler{'' if oudlers == 1 else 's'} (needed {THRESHOLDS[oudlers]}).")
         elif any(b == wire.NO_BID for b in self.bids):
             self.out("Score: deal not played (petit sec).")
@@ -281,7 +283,8 @@ class TerminalClient(MaitreTarotClientProtocol):
         self._forget()
         if self._problem is None and not self._over and not self._leaving:
             self._problem = ("the server closed the connection (too slow? a bot holds your "
-                             "seat until you reconnect with the same nick)")
+                             "seat; reconnect from this machine with the same nick before "
+                             "the deal ends to take it back)")
         self.out("Disconnected.")
         self.finished.callback(self._problem)
 

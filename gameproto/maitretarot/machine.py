@@ -57,7 +57,10 @@ class ServerInputs(Protocol):
         "GET_NICK."
 
     def reclaimed(self) -> None:
-        "The nick takes back a seat a bot held: the first update resumes a deal."
+        "The client takes back a seat it left: its first update comes where the sequence can start."
+
+    def placeKept(self) -> None:
+        "SEND_PLACE named a seat left from this address, and this nick is not the one that left it."
 
     def update(self, table: Table, seat: Seat, instructions: Instructions) -> None:
         "The table moved on (the first update: the table started, or the seat came back)."
@@ -93,7 +96,7 @@ class ServerInputs(Protocol):
         "ACK_REPLAY."
 
     def tableEnded(self) -> None:
-        "SEND_REPLAY_ANSWER 0 was sent: the table is over."
+        "SEND_REPLAY_ANSWER 0 was sent, or the table a client came back to ended: it is over."
 
     def forfeited(self) -> None:
         "The bot's move for a slow client was told: close."
@@ -143,6 +146,9 @@ class ServerCore(Protocol):
 
     def submitDiscard(self, cards: tuple[int, ...]) -> None:
         "Discard; answer with accepted (from the table's update) or refused."
+
+    def restartClock(self) -> None:
+        "A fresh time for the seat's answer (its discard was refused: it sends another)."
 
     def submitCard(self, card: int) -> None:
         "Play; answer with accepted (from the table's update) or refused."
@@ -256,6 +262,14 @@ def _build() -> TypeMachine[ServerInputs, ServerCore]:
     # Joining the table: its first update starts the sequence, or resumes it.
     waitingTable.upon(ServerInputs.reclaimed).to(rejoining).returns(None)
 
+    @waitingTable.upon(ServerInputs.placeKept).to(closed)
+    def placeKept(machine: ServerInputs, core: ServerCore) -> None:
+        core.drop("its place is kept for the player who left it from this address")
+
+    @rejoining.upon(ServerInputs.tableEnded).to(closed)
+    def endedBeforeResuming(machine: ServerInputs, core: ServerCore) -> None:
+        core.drop("the table it came back to is over")
+
     @waitingTable.upon(ServerInputs.update).to(seated)
     def begin(machine: ServerInputs, core: ServerCore, table: Table, seat: Seat,
               instructions: Instructions) -> None:
@@ -298,6 +312,7 @@ def _build() -> TypeMachine[ServerInputs, ServerCore]:
     @judgingDiscard.upon(ServerInputs.refused).to(discarding)
     def discardRefused(machine: ServerInputs, core: ServerCore) -> None:
         core.send(wire.SendAckForChien(0))
+        core.restartClock()
 
     @playing.upon(ServerInputs.cardReceived).to(judgingCard)
     def card(machine: ServerInputs, core: ServerCore, card: int) -> None:
@@ -373,6 +388,7 @@ def _build() -> TypeMachine[ServerInputs, ServerCore]:
                     ServerInputs.defaultNick, ServerInputs.askBid, ServerInputs.askDiscard,
                     ServerInputs.askCard, ServerInputs.accepted, ServerInputs.refused,
                     ServerInputs.askReplay, ServerInputs.tableEnded, ServerInputs.reclaimed,
+                    ServerInputs.placeKept,
                     ServerInputs.forfeited, ServerInputs.unexpectedData,
                     ServerInputs.connectionLost):
         closed.upon(nothing).loop().returns(None)

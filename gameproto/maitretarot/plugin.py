@@ -8,8 +8,21 @@ from twisted.internet.interfaces import IProtocolFactory
 from twisted.python import usage
 
 from gameproto.engine.hub import Hub
-from gameproto.maitretarot.server import TarotServer, TarotServerFactory, TarotSettings
+from gameproto.maitretarot.server import (
+    RECLAIM_RULES,
+    TarotServer,
+    TarotServerFactory,
+    TarotSettings,
+)
 from gameproto.plugin import ProtocolPlugin, delay, seconds
+
+
+def reclaimRule(value: str) -> str:
+    """C{--maitretarot-reclaim}: one of L{RECLAIM_RULES}."""
+    rule = value.strip().lower()
+    if rule not in RECLAIM_RULES:
+        raise ValueError(f"{value!r} is none of {', '.join(RECLAIM_RULES)}")
+    return rule
 
 
 class MaitreTarotPlugin(ProtocolPlugin[TarotSettings, TarotServer]):
@@ -28,6 +41,11 @@ class MaitreTarotPlugin(ProtocolPlugin[TarotSettings, TarotServer]):
          "empty places (0: at once).", delay],
         ["maitretarot-bot-delay", None, 0.0,
          "Seconds a MaîtreTarot bot waits before each move.", delay],
+        ["maitretarot-reclaim", None, "address",
+         "Who may take back a MaîtreTarot seat its player left during a deal: address "
+         "(a connection from the same peer address, with the same nick), nick (the same "
+         "nick from any address), off (nobody). A seat not taken back by the end of the "
+         "deal answers 0 to the replay question.", reclaimRule],
     ]
 
     def settings(self, options: Mapping[str, Any]) -> TarotSettings:
@@ -36,6 +54,7 @@ class MaitreTarotPlugin(ProtocolPlugin[TarotSettings, TarotServer]):
                 timeout=options["maitretarot-timeout"],
                 botsAfter=options["maitretarot-bots-after"],
                 botDelay=options["maitretarot-bot-delay"],
+                reclaim=options["maitretarot-reclaim"],
             )
         except ValueError as e:
             raise usage.UsageError(f"MaîtreTarot settings: {e}") from None

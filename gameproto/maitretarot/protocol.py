@@ -13,7 +13,18 @@ from twisted.internet.protocol import connectionDone
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
-from gameproto.games.tarot import TarotView, botBid, botCard, botDiscard, legalCards
+from gameproto.games.tarot import (
+    CHIEN_SIZE,
+    OUDLERS,
+    TarotView,
+    botBid,
+    botCard,
+    botDiscard,
+    discardable,
+    isKing,
+    isTrump,
+    legalCards,
+)
 from gameproto.maitretarot import wire
 from gameproto.maitretarot.machine import ClientInputs, ClientMachine
 from gameproto.net import WireProtocol
@@ -22,6 +33,34 @@ if TYPE_CHECKING:
     from gameproto.maitretarot.server import TarotPlayer, TarotServerFactory
 
 log = Logger(namespace="gameproto.maitretarot")
+
+
+def discardFault(hand: Sequence[int], discard: Sequence[int]) -> str | None:
+    """
+    Why the server refuses ``discard`` from a taker holding ``hand`` (the
+    chien taken in), None if it accepts it.  The FFT rules are stricter than
+    the document, which only asks for six cards of the hand: no king, no
+    oudler, and trumps only when the taker holds fewer than six other cards
+    it may put aside, then exactly as many as it lacks.
+    """
+    chosen = set(discard)
+    if len(discard) != CHIEN_SIZE or len(chosen) != CHIEN_SIZE:
+        return "a discard is six different cards"
+    if not chosen <= set(hand):
+        return "a discard is made of cards of the hand (the chien taken in)"
+    if any(isKing(c) for c in chosen):
+        return "no king may be put aside"
+    if chosen & OUDLERS:
+        return "no oudler (the petit, the 21, the excuse) may be put aside"
+    ordinary, _ = discardable(hand)
+    needed = max(0, CHIEN_SIZE - len(ordinary))
+    trumps = sum(1 for c in chosen if isTrump(c))
+    if trumps > needed:
+        return (f"trumps only when there is no other choice: {needed} here"
+                if needed else "no trump while other cards may be put aside")
+    if trumps < needed:
+        return f"{needed} trumps are needed: there are not six other cards to put aside"
+    return None
 
 
 class MaitreTarotServerProtocol(WireProtocol):
@@ -104,7 +143,11 @@ class MaitreTarotServerProtocol(WireProtocol):
     # -- hooks ---------------------------------------------------------------
 
     def identified(self, nick: str, place: int) -> None:
-        """The client sat down as ``nick`` (``place`` may change on a resume)."""
+        """
+        The client sat down as ``nick`` at ``place`` (the seat it comes back
+        to, when SEND_PLACE named one; under the ``nick`` rule, a client back
+        from another address then moves to its old seat).
+        """
 
 
 class MaitreTarotClientProtocol(WireProtocol):
@@ -430,7 +473,10 @@ class MaitreTarotClientProtocol(WireProtocol):
         return botBid(view.hand, view.bids)
 
     def chooseDiscard(self, view: TarotView) -> Sequence[int] | Deferred[Sequence[int]]:
-        """We took a petite or garde: six cards of ``view.hand`` (chien included) to put aside."""
+        """
+        We took a petite or garde: six cards of ``view.hand`` (chien
+        included) to put aside, under the FFT rules (see L{discardFault}).
+        """
         return botDiscard(view.hand)
 
     def chooseCard(self, view: TarotView) -> int | Deferred[int]:
@@ -442,7 +488,7 @@ class MaitreTarotClientProtocol(WireProtocol):
         return True
 
     def identified(self, place: int) -> None:
-        """SEND_PLACE: our place (on a resume the real one comes with the nicks)."""
+        """SEND_PLACE: our place (the seat we come back to, after a disconnection)."""
 
     def nicksReceived(self, nicks: list[str]) -> None:
         """The four nicks, in place order; ``self.seat`` is ours."""
@@ -464,10 +510,16 @@ class MaitreTarotClientProtocol(WireProtocol):
         """The current and the previous trick, by place (the last one too, at the end)."""
 
     def refused(self) -> None:
-        """Our discard or card was refused; we are asked again."""
+        """
+        Our discard or card was refused; we are asked again.  A discard is
+        refused under the FFT rules (L{discardFault} says why), which are
+        stricter than the document's; the clock starts again for the next
+        one.  A card is refused when it is not held or breaks the rules of
+        play (L{TarotView.legalCards} lists the cards allowed).
+        """
 
     def scored(self, score: dict[str, object]) -> None:
-        """The deal's score: contract, won, points (half points), oudlers, totals, chien."""
+        """The deal's score: contract, won, points (the taker's, whole), oudlers, totals, chien."""
 
     def tableEnded(self) -> None:
         """SEND_REPLAY_ANSWER 0: the table is over."""

@@ -8,6 +8,12 @@ connection machine must move on (the seat is asked to bid, its card was
 accepted, the table is over).  Nothing here knows of connections or time:
 L{joining} is a seat's first update at a table (a new table, or a seat
 taken back), L{following} every later one.
+
+A seat joins only where the document's sequence can start with the seat's
+hand (L{canJoin}): at the start of a deal, before anyone bid, or at its end,
+while the seat's replay answer is awaited.  Both start with
+``BRANCHEMENT_POINT(NEW_GAME, 0)`` and DILL_CARDS; at the end SEND_SCORE
+follows, as after a deal not played.
 """
 
 from __future__ import annotations
@@ -50,6 +56,16 @@ def padded(cards: Sequence[int], size: int) -> tuple[int, ...]:
     return tuple(cards)[:size] + (wire.NO_CARD,) * (size - len(cards))
 
 
+def wholePoints(halfPoints: int, won: bool) -> int:
+    """
+    The taker's card points, a whole number, from the rules' half points: a
+    half point goes to the side that made the deal (up when the taker won,
+    down when it lost), as L{gameproto.games.tarot.contractResult} counts
+    the difference with the threshold.
+    """
+    return (halfPoints + 1) // 2 if won else halfPoints // 2
+
+
 def score(data: Mapping[str, JSON] | None) -> list[Output]:
     """SEND_SCORE and SHOW_CHIEN_AT_END of a deal's score (None: a deal not scored)."""
     data = data or {}
@@ -60,58 +76,40 @@ def score(data: Mapping[str, JSON] | None) -> list[Output]:
 
     totals = tuple(data.get("totals") or (0,) * PLACES)  # type: ignore[arg-type]
     chien = tuple(data.get("chien") or ())  # type: ignore[arg-type]
+    won = bool(data.get("won"))
     return [
         wire.SendScore(
             number("contract") if data.get("taker") is not None else wire.PASS,
-            number("won"), number("points"), number("oudlers"), totals),
+            int(won), wholePoints(number("points"), won), number("oudlers"), totals),
         wire.ShowChienAtEnd(padded(chien, 6)),
     ]
 
 
-def branchPoint(view: TarotView, resumed: bool) -> wire.BranchPoint:
-    """Where a seat joins the sequence: the document's branch point for ``view``."""
+def canJoin(view: TarotView) -> bool:
+    """
+    Whether the seat of ``view`` can be given its first update now: at the
+    start of a deal (nobody has bid) or at its end (its replay answer
+    awaited), the two points where the document's sequence starts with the
+    seat's hand.
+    """
     if view.phase == "bidding":
-        spoken = sum(1 for b in view.bids if b != wire.NO_BID)
-        return wire.BranchPoint(wire.BP_SEND_BIDS, spoken) if spoken else wire.BranchPoint(
-            wire.BP_NEW_GAME, 0)
-    if view.phase == "discard":
-        return wire.BranchPoint(wire.BP_GET_CHIEN, 0)
-    if view.phase == "play":
-        played = 4 * view.tricksPlayed + sum(1 for c in view.trick if c != wire.NO_CARD)
-        return wire.BranchPoint(wire.BP_SEND_TURN_CARD, played)
-    if view.phase == "end" and not resumed:
-        return wire.BranchPoint(wire.BP_NEW_GAME, 0)  # a void first deal
-    if view.phase == "end" and view.replayAnswers[view.seat] is None:
-        return wire.BranchPoint(wire.BP_NEW_GAME, 1)
-    return wire.BranchPoint(wire.BP_NEW_GAME, 2)
+        return all(b == wire.NO_BID for b in view.bids)
+    return view.phase == "end" and view.replayAnswers[view.seat] is None
 
 
-def joining(nicks: Sequence[str], view: TarotView, resumed: bool) -> list[Output]:
+def joining(nicks: Sequence[str], view: TarotView) -> list[Output]:
     """
-    A seat's first update at its table: the nicks, the branch point and what
-    the seat needs to follow the sequence from there.  ``resumed``: the seat
-    was taken back from a bot, rather than the table just starting.
+    A seat's first update at its table (the table just started, or the seat
+    was taken back): the nicks, ``BRANCHEMENT_POINT(NEW_GAME, 0)``, DILL_CARDS
+    (what the seat holds, -1 for the cards already played), and at the end
+    of a deal its score.  Only where L{canJoin}.
     """
+    if not canJoin(view):
+        raise ValueError(f"a seat cannot join the sequence in phase {view.phase!r} here")
     names = wire.SendNicks(tuple(n.encode("utf-8") for n in nicks))
-    out: list[Output] = [names.lengths(), names]
-    point = branchPoint(view, resumed)
-    out.append(point)
-    hand = tuple(view.hand)
-    finalBids = wire.SendFinalBids(tuple(max(b, 0) for b in view.bids))
-    if view.phase == "bidding":
-        out.append(wire.DillCards(padded(hand, 18)))
-    elif view.phase == "discard":
-        chien = tuple(view.chien or ())
-        dealt = tuple(c for c in hand if c not in chien) if len(hand) > 18 else hand
-        out += [wire.DillCards(padded(dealt, 18)), finalBids]
-        if chien:
-            out.append(wire.ShowChien(chien))
-    elif view.phase == "play":
-        out += [wire.DillCards(padded(hand, 18)), finalBids]
-    elif view.phase == "end" and point.value == 0:
-        out.append(wire.DillCards(padded(hand, 18)))
-        out += score(view.lastScore)  # type: ignore[arg-type]
-    elif view.phase == "end" and point.value == 1:
+    out: list[Output] = [names.lengths(), names, wire.BranchPoint(wire.BP_NEW_GAME, 0),
+                         wire.DillCards(padded(tuple(view.hand), 18))]
+    if view.phase == "end":
         out += score(view.lastScore)  # type: ignore[arg-type]
     return out
 
@@ -168,9 +166,9 @@ def asking(public: PublicState, asked: bool) -> list[Output]:
 
 
 def firstUpdate(nicks: Sequence[str], view: TarotView, public: PublicState, asked: bool,
-                gameOver: bool, resumed: bool) -> list[Output]:
+                gameOver: bool) -> list[Output]:
     """L{joining}, then L{asking} unless the game is over."""
-    return joining(nicks, view, resumed) + ([] if gameOver else asking(public, asked))
+    return joining(nicks, view) + ([] if gameOver else asking(public, asked))
 
 
 def nextUpdate(events: Iterable[Event], seat: Seat, public: PublicState, asked: bool,

@@ -1,12 +1,14 @@
 """
 MaîtreTarot on the shared engine layer: rooms of four (players and bots),
 each seat's connection following the sequence L{sequence} translates from
-its table's updates, reconnection by nick, the matchmaker that seats a
-player of any protocol at a MaîtreTarot table, and the factory.
+its table's updates, seats taken back after a disconnection (by the same
+address and nick, by default), the matchmaker that seats a player of any
+protocol at a MaîtreTarot table, and the factory.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import TYPE_CHECKING, Iterable
 
@@ -21,12 +23,12 @@ from gameproto.engine.record import RecordStore
 from gameproto.engine.room import Room, RoomMatchmaker
 from gameproto.engine.service import GameServer
 from gameproto.engine.table import BotSeat, SeatHolder, Table
-from gameproto.games.tarot import TAROT, TarotGame, tarotBot
+from gameproto.games.tarot import TAROT, TarotGame, TarotView, tarotBot
 from gameproto.maitretarot import sequence, wire
 from gameproto.maitretarot.machine import ServerInputs, ServerMachine
 from gameproto.maitretarot.protocol import MaitreTarotServerProtocol
 from gameproto.maitretarot.sequence import Signal
-from gameproto.net import GameServerFactory
+from gameproto.net import GameServerFactory, hostOf
 
 if TYPE_CHECKING:
     from gameproto.maitretarot.protocol import MaitreTarotServerProtocol as _Protocol
@@ -34,6 +36,20 @@ if TYPE_CHECKING:
 log = Logger(namespace="gameproto.maitretarot")
 
 PLACES = 4
+
+DISCARD_TIMEOUTS = 3
+"""
+The most a taker's discard may take, in timeouts from the last bid: each
+refused discard starts the clock again, up to that, so that no client holds
+a table for ever with refused discards.
+"""
+
+RECLAIM_RULES = ("address", "nick", "off")
+"""
+Who may take back a seat its player left during a deal: ``address``, a
+connection from the same peer address with the same nick; ``nick``, the
+same nick from any address; ``off``, nobody.
+"""
 
 
 @attrs.frozen
@@ -46,6 +62,8 @@ class TarotSettings:
     """How long a waiting table waits for players before bots fill it (0: at once)."""
     botDelay: float = attrs.field(default=0.0, validator=seconds)
     """How long a bot waits before each of its moves."""
+    reclaim: str = attrs.field(default="address", validator=attrs.validators.in_(RECLAIM_RULES))
+    """Who may take back a seat left during a deal (L{RECLAIM_RULES})."""
 
 
 def defaultNick(place: int) -> str:
@@ -55,6 +73,17 @@ def defaultNick(place: int) -> str:
 
 def botNick(place: int) -> str:
     return f"bot{place + 1}"
+
+
+def leaverBot(view: TarotView, seat: Seat) -> JSON:
+    """
+    The bot of a seat whose player left during the deal: it plays the deal
+    on, and answers 0 to the replay question (the document: a player who
+    disconnected makes the answer 0).
+    """
+    if view.phase == "end":
+        return {"replay": False}
+    return tarotBot(view, seat)
 
 
 def tarotGame(table: Table) -> TarotGame:
@@ -76,8 +105,12 @@ class TarotPlayer:
         self.nick: str | None = None
         """The nick the other seats see, once identified."""
         self.reclaimName: str | None = None
-        """The nick the client chose, by which it may take its seat back (None: a default nick)."""
+        """The nick the client chose (None: the default nick of its place)."""
+        transport = protocol.transport
+        self.host: str | None = hostOf(transport.getPeer()) if transport is not None else None
+        """The peer's address (host), by which it may take back a seat it left."""
         self.session: TarotSession | None = None
+        """Its waiting room, or the started room of the seat it holds or comes back to."""
         self.place: int = -1
         self._timer = Deadline(server.clock)
         self.machine: ServerInputs = ServerMachine(self)
@@ -103,9 +136,12 @@ class TarotPlayer:
 
     def begin(self, table: Table, seat: Seat, instructions: Instructions, resumed: bool) -> None:
         game = tarotGame(table)
+        if resumed:
+            log.info("maitretarot {nick} takes place {place} of game {id} back",
+                     nick=self.nick, place=seat, id=table.id)
         self._emit(sequence.firstUpdate(
             [h.name for h in table.holders], game.view(seat), game.publicState(),
-            instructions.asks(seat), instructions.game_state.gameover, resumed))
+            instructions.asks(seat), instructions.game_state.gameover))
 
     def follow(self, table: Table, seat: Seat, instructions: Instructions) -> None:
         self._emit(sequence.nextUpdate(
@@ -144,8 +180,13 @@ class TarotPlayer:
         self.send(wire.SendId(wire.WRONG_ID, wire.VERSION))
 
     def takePlace(self) -> None:
-        self.session = self.server.waitingRoom()
-        self.place = self.session.takePlace(self)
+        """SEND_PLACE: the seat this address left during a deal, if any, else a waiting place."""
+        left = self.server.seatLeftFrom(self.host)
+        if left is not None:
+            self.session, self.place = left.room, left.seat
+        else:
+            self.session = self.server.waitingRoom()
+            self.place = self.session.takePlace(self)
         self.send(wire.SendPlace(self.place))
 
     def join(self, nick: bytes | None) -> None:
@@ -154,10 +195,28 @@ class TarotPlayer:
         else:
             self.nick = self.reclaimName = nick.decode("utf-8", "replace")
         self.protocol.identified(self.nick, self.place)
-        if self.reclaimName is not None and self.server.reclaim(self):
+        session = self.session
+        assert session is not None
+        if session.table is not None:
+            # SEND_PLACE named the seat this address left: the nick must be the one that left it.
+            left = session.leftSeat(self.place)
+            if left is None or not left.isFor(self):
+                self.machine.placeKept()
+                return
+            self.takeBack(left)
             return
-        assert self.session is not None
-        self.session.markReady(self)
+        left = self.server.seatLeftBy(self.reclaimName)
+        if left is not None:
+            session.leave(self)
+            self.takeBack(left)
+            return
+        session.markReady(self)
+
+    def takeBack(self, left: LeaverSeat) -> None:
+        """Take back the seat ``left`` holds for us: ours once the sequence can start there."""
+        self.session, self.place = left.room, left.seat
+        self.machine.reclaimed()
+        left.claim(self)
 
     def startTimer(self) -> None:
         self._timer.start(self.server.settings.timeout, self.machine.timedOut)
@@ -176,6 +235,14 @@ class TarotPlayer:
     def submitDiscard(self, cards: tuple[int, ...]) -> None:
         if isinstance(self._act({"discard": list(cards)}), Errors):
             self.machine.refused()
+
+    def restartClock(self) -> None:
+        """A whole timeout again, within L{DISCARD_TIMEOUTS} from the last bid."""
+        if self.session is None or self.session.table is None:
+            return
+        table, timeout = self.session.table, self.server.settings.timeout
+        limit = table.lastActionTime + DISCARD_TIMEOUTS * timeout - self.server.clock.seconds()
+        table.restartClock(self.place, max(0.0, min(timeout, limit)))
 
     def submitCard(self, card: int) -> None:
         if isinstance(self._act({"card": card}), Errors):
@@ -196,8 +263,12 @@ class TarotPlayer:
     def cleanUp(self) -> None:
         self._timer.cancel()
         session, self.session = self.session, None
-        if session is not None:
-            session.leave(self, self.reclaimName)
+        if session is None:
+            return
+        left = session.leftSeat(self.place)
+        if left is not None:
+            left.forget(self)
+        session.leave(self, self.server.reclaimKey(self))
 
 
 class TarotSession(Room):
@@ -219,6 +290,92 @@ class TarotSession(Room):
     def identified(self, holder: SeatHolder) -> None:
         """``holder`` sat down (identified): the table starts once all four have."""
         self.markReady(holder)
+
+    def leftSeat(self, place: int) -> LeaverSeat | None:
+        """The bot holding ``place`` since its player left during a deal, if any."""
+        if self.table is None or not 0 <= place < PLACES:
+            return None
+        holder = self.table.holders[place]
+        return holder if isinstance(holder, LeaverSeat) else None
+
+
+class LeaverSeat(BotSeat):
+    """
+    The bot in the seat of a player who left during a deal.  It plays the
+    deal on and answers 0 to the replay question (L{leaverBot}), unless its
+    player comes back first (L{claim}): the seat is then handed over where
+    the document's sequence can start for it (L{sequence.canJoin}), the end
+    of the deal at the latest.
+    """
+
+    _serial = itertools.count()
+
+    def __init__(self, server: TarotServer, room: TarotSession, seat: Seat,
+                 leaver: SeatHolder) -> None:
+        super().__init__(leaverBot, server.clock, botNick(seat), server.settings.botDelay)
+        self.room = room
+        self.seat = seat
+        self.order = next(self._serial)
+        player = leaver if isinstance(leaver, TarotPlayer) else None
+        self.reclaim = server.settings.reclaim if player is not None else "off"
+        """The rule by which the seat may be taken back (L{RECLAIM_RULES})."""
+        self.nick = leaver.name
+        self.host = player.host if player is not None else None
+        self.chosenNick = player is not None and player.reclaimName is not None
+        self.waiting: TarotPlayer | None = None
+        """The player back for this seat, until the seat is handed over."""
+
+    def open(self) -> bool:
+        """Whether the seat may still be taken back: not claimed, its replay answer not given."""
+        table = self.room.table
+        if self.reclaim == "off" or self.waiting is not None or table is None or table.finished:
+            return False
+        view = tarotGame(table).view(self.seat)
+        return not (view.phase == "end" and view.replayAnswers[self.seat] is not None)
+
+    def isFor(self, player: TarotPlayer) -> bool:
+        """Whether ``player`` (who got this seat in SEND_PLACE) is the one who left it."""
+        return (self.open() and self.host is not None and player.host == self.host
+                and player.nick == self.nick)
+
+    def claim(self, player: TarotPlayer) -> None:
+        """``player`` is back: hand the seat over now if the sequence can start here."""
+        self.waiting = player
+        table = self.room.table
+        assert table is not None
+        if sequence.canJoin(tarotGame(table).view(self.seat)):
+            self._handOver(table, self.seat)
+
+    def forget(self, player: TarotPlayer) -> None:
+        """``player``, back for this seat, is gone again: the bot plays on."""
+        table = self.room.table
+        if self.waiting is not player or table is None:
+            return
+        self.waiting = None
+        if not table.finished and table.holders[self.seat] is self:
+            BotSeat.update(self, table, self.seat, table.engine.instructions().forSeat(self.seat))
+
+    def update(self, table: Table, seat: Seat, instructions: Instructions) -> None:
+        waiting = self.waiting
+        if instructions.game_state.gameover:
+            if waiting is not None:
+                self.waiting = None
+                waiting.machine.tableEnded()
+            return
+        if waiting is not None and sequence.canJoin(tarotGame(table).view(seat)):
+            # Not from inside the table's update: once it is told to every seat.
+            self._move.start(0, lambda: self._handOver(table, seat))
+            return
+        super().update(table, seat, instructions)
+
+    def _handOver(self, table: Table, seat: Seat) -> None:
+        player = self.waiting
+        if player is None or table.finished or table.holders[seat] is not self:
+            return
+        if not sequence.canJoin(tarotGame(table).view(seat)):
+            return  # the deal moved on: its end will do
+        self.waiting = None
+        self.room.reclaim(seat, player)
 
 
 class TarotGuestSeat:
@@ -312,7 +469,11 @@ class TarotServer(GameServer[TarotSettings]):
     # -- RoomOwner -------------------------------------------------------------
 
     def newBot(self, room: Room, place: int) -> BotSeat:
-        return BotSeat(tarotBot, self.clock, botNick(place), self.settings.botDelay)
+        """A bot filling an empty place, or (the table started) a L{LeaverSeat}."""
+        if room.table is None:
+            return BotSeat(tarotBot, self.clock, botNick(place), self.settings.botDelay)
+        assert isinstance(room, TarotSession)
+        return LeaverSeat(self, room, place, room.table.holders[place])
 
     def started(self, room: Room, table: Table) -> None:
         assert isinstance(room, TarotSession)
@@ -336,33 +497,38 @@ class TarotServer(GameServer[TarotSettings]):
     # -- TableHost -------------------------------------------------------------
 
     def vacate(self, table: Table, seat: Seat) -> None:
-        """The holder of ``seat`` left ``table``: the replay rule, else a bot, reclaimable by nick."""
+        """The holder of ``seat`` left ``table``: the replay rule, else a L{LeaverSeat}."""
         room = self.roomOf(table)
         if room is not None:
-            holder = table.holders[seat]
-            room.vacate(seat, holder.reclaimName if isinstance(holder, TarotPlayer) else None)
+            room.vacate(seat, self.reclaimKey(table.holders[seat]))
 
-    # -- reconnection ----------------------------------------------------------
+    # -- taking a seat back ------------------------------------------------------
 
-    def reclaim(self, player: TarotPlayer) -> bool:
-        """Give ``player`` back the seat its nick left, if a live table has one."""
-        if player.reclaimName is None:
-            return False
-        for room in list(self.playing):
-            seat = room.vacatedSeat(player.reclaimName)
-            if seat is None:
-                continue
-            assert room.table is not None
-            old = player.session
-            if old is not None:
-                old.leave(player)
-            player.session, player.place = room, seat
-            player.machine.reclaimed()
-            log.info("maitretarot {nick} takes place {place} of game {id} back",
-                     nick=player.reclaimName, place=seat, id=room.table.id)
-            room.reclaim(seat, player)
-            return True
-        return False
+    def reclaimKey(self, holder: object) -> str | None:
+        """The name the room keeps a seat under for ``holder``, if it may come back."""
+        if isinstance(holder, TarotPlayer) and self.settings.reclaim != "off":
+            return holder.nick
+        return None
+
+    def leftSeats(self) -> list[LeaverSeat]:
+        """The seats that may be taken back now, those left first first."""
+        seats = [holder for room in self.playing if room.table is not None
+                 for holder in room.table.holders
+                 if isinstance(holder, LeaverSeat) and holder.open()]
+        return sorted(seats, key=lambda left: left.order)
+
+    def seatLeftFrom(self, host: str | None) -> LeaverSeat | None:
+        """The seat a player left from ``host`` (the first left), the one SEND_PLACE names."""
+        if host is None:
+            return None
+        return next((left for left in self.leftSeats() if left.host == host), None)
+
+    def seatLeftBy(self, nick: str | None) -> LeaverSeat | None:
+        """Under the ``nick`` rule, the seat ``nick`` (a nick chosen, not a default) left."""
+        if nick is None or self.settings.reclaim != "nick":
+            return None
+        return next((left for left in self.leftSeats()
+                     if left.chosenNick and left.nick == nick), None)
 
 
 class TarotServerFactory(GameServerFactory[TarotServer, MaitreTarotServerProtocol]):

@@ -323,9 +323,9 @@ class SendLastTurnCards(GintMessage):
 class SendScore(GintMessage):
     """
     SEND_SCORE: the contract (0: nobody took), whether the taker won (1/0),
-    the taker's card points in HALF points (cards are worth halves: 113 is
-    56.5), the taker's oudlers, then each place's total score.  For a deal
-    nobody played the three middle values are 0.
+    the taker's card points (whole, 0..91), the taker's oudlers, then each
+    place's total score.  For a deal nobody played the three middle values
+    are 0.
     """
 
     SIZES = {"totals": 4}
@@ -373,9 +373,10 @@ Message = ServerMessage | ClientMessage
 
 class BidsOrScore:
     """
-    What follows DILL_CARDS at the start of a deal: SEND_BIDS, whose first
-    gint is -1 as nobody has spoken yet, or the SEND_SCORE of a void deal
-    (petit sec), whose first gint is 0.  Read by peeking at that gint.
+    What follows DILL_CARDS: SEND_BIDS, whose first gint is -1 as nobody
+    has spoken yet, or SEND_SCORE, whose first gint is a contract 0..4 (a
+    void deal, or a seat taken back at the end of a deal).  Read by peeking
+    at that gint.
     """
 
 

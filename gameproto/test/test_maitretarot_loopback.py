@@ -100,7 +100,7 @@ class LoopbackTests(TestCase):
 
     @defer.inlineCallbacks
     def test_disconnectAndReconnect(self) -> Any:
-        """p2 leaves at its third card; back with its nick, it plays the deal out."""
+        """p2 leaves at its third card; back from its address, it has its seat at the deal's end."""
         class Leaver(Done):
             cards = 0
 
@@ -120,7 +120,8 @@ class LoopbackTests(TestCase):
         back = Done("p2")
         yield self.connect(back)
         yield defer.gatherResults([c.done for c in clients + [back]])
-        self.assertEqual(back.branches[0][0], wire.BP_SEND_TURN_CARD)
+        self.assertEqual(back.place, 2)  # SEND_PLACE: the seat it left
+        self.assertEqual(back.branches, [(wire.BP_NEW_GAME, 0)])
         self.assertEqual(back.scores, clients[0].scores)
         self.assertEqual(len(back.scores), 1)
 

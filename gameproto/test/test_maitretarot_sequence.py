@@ -2,8 +2,9 @@
 The outgoing MaîtreTarot sequence (L{gameproto.maitretarot.sequence}), tested
 like a codec: whole games of random seeds played by bots give every seat a
 stream the library client follows to the end, in any split of its bytes; a
-seat taken back at any step gets the document's branch point and a stream
-the client follows from there.
+seat taken back joins where the document's sequence starts (a deal's start
+or end) with ``BRANCHEMENT_POINT(NEW_GAME, 0)``, and the client follows from
+there.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from twisted.trial.unittest import SynchronousTestCase
 from gameproto.engine.contract import Event, Instructions, Seat
 from gameproto.engine.record import MemoryRecordStore
 from gameproto.engine.table import Table
+from gameproto.games import tarot
 from gameproto.games.tarot import TAROT, TarotGame, TarotView, tarotBot
 from gameproto.maitretarot import sequence, wire
 from gameproto.maitretarot.protocol import MaitreTarotClientProtocol
@@ -33,10 +35,9 @@ class Scribe:
     answers what it is asked one clock step later (the engine's bot plays).
     """
 
-    def __init__(self, name: str, clock: Clock, resumed: bool = False) -> None:
+    def __init__(self, name: str, clock: Clock) -> None:
         self.name = name
         self.clock = clock
-        self.resumed = resumed
         self.joined = False
         self.out: list[sequence.Output] = []
         self.events: list[Event] = []
@@ -56,8 +57,7 @@ class Scribe:
         if not self.joined:
             self.joined = True
             names = [h.name for h in table.holders]
-            out = sequence.firstUpdate(names, game.view(seat), game.publicState(), asked, over,
-                                       self.resumed)
+            out = sequence.firstUpdate(names, game.view(seat), game.publicState(), asked, over)
         else:
             self.events += instructions.events
             out = sequence.nextUpdate(instructions.events, seat, game.publicState(), asked, over)
@@ -160,47 +160,68 @@ class SequenceTests(SynchronousTestCase):
 
     @settings(max_examples=25, deadline=None)
     @given(seed=st.integers(0, 2**32 - 1), seat=st.integers(0, 3), at=st.floats(0, 1))
-    def test_resumeAnywhere(self, seed: int, seat: int, at: float) -> None:
-        """A seat taken back at any step gets the document's branch point and goes on to the end."""
+    def test_takenBackWhereTheSequenceStarts(self, seed: int, seat: int, at: float) -> None:
+        """
+        A seat taken back at the next deal's start or end (L{sequence.canJoin})
+        gets ``BRANCHEMENT_POINT(NEW_GAME, 0)``, DILL_CARDS, then SEND_BIDS or
+        SEND_SCORE, and the client follows it to the end.
+        """
         total = play(seed, NAMES, Clock())[0].turn
         clock = Clock()
-        stopAt = int(at * (total - 1))
-        table, scribes = play(seed, NAMES, clock, stopAt)
-        if table.finished:  # pragma: no cover - the last action ends the table
-            return
+        table, scribes = play(seed, NAMES, clock, int(at * (total - 1)))
         game = table.engine
         assert isinstance(game, TarotGame)
-        expected = documentBranch(scribes[seat].events, seat, game.view(seat))
-        back = Scribe(NAMES[seat], clock, resumed=True)
+        for _ in range(10000):
+            if table.finished or sequence.canJoin(game.view(seat)):
+                break
+            clock.advance(1)
+        if table.finished:  # pragma: no cover - the last action ends the table
+            return
+        phase = game.view(seat).phase
+        back = Scribe(NAMES[seat], clock)
         table.replace(seat, back)
+        messages = [o for o in back.out if not isinstance(o, Signal)]
+        self.assertEqual(messages[2:4], [wire.BranchPoint(wire.BP_NEW_GAME, 0),
+                                         wire.DillCards(sequence.padded(
+                                             sorted(game.view(seat).hand), 18))])
+        self.assertIsInstance(messages[4], wire.SendScore if phase == "end" else wire.SendBids)
         for _ in range(10000):
             if table.finished:
                 break
             clock.advance(1)
-        points = [o for o in back.out if isinstance(o, wire.BranchPoint)]
-        self.assertEqual((points[0].point, points[0].value), expected)
-        reader = follow(NAMES[seat], back.wireBytes((seat + 1) % 4), [])
-        self.assertEqual(reader.reasons, ["the table is over"], (seed, seat, stopAt))
-        self.assertEqual(reader.seat, seat)  # found from its nick, not the void place
+        reader = follow(NAMES[seat], back.wireBytes(seat), [])
+        self.assertEqual(reader.reasons, ["the table is over"], (seed, seat))
+        self.assertEqual(reader.seat, seat)
+        self.assertEqual(list(reader.totals), list(game.totals))
+
+    def test_joinsOnlyWhereTheSequenceStarts(self) -> None:
+        """Mid-deal (a bid made) no first update can be given: the document has none there."""
+        clock = Clock()
+        table, _ = play(3, NAMES, clock, stopAt=1)
+        game = table.engine
+        assert isinstance(game, TarotGame)
+        view = game.view(0)
+        self.assertFalse(sequence.canJoin(view))
+        self.assertRaises(ValueError, sequence.joining, NAMES, view)
 
 
-def documentBranch(events: list[Event], seat: Seat, view: TarotView) -> tuple[int, int]:
-    """
-    The branch point the document's table gives, counted from the events
-    the seat was told of the current deal, and its view where events are
-    silent (the discard is told to the taker alone).
-    """
-    deal: list[Event] = []
-    for event in events:
-        if event.kind == "dealt":
-            deal = []
-        deal.append(event)
-    kinds = {e.kind for e in deal}
-    if "score" in kinds or view.phase == "end":
-        return (wire.BP_NEW_GAME, 1 if view.replayAnswers[seat] is None else 2)
-    if view.phase == "discard":
-        return (wire.BP_GET_CHIEN, 0)
-    if "bids" in kinds:
-        return (wire.BP_SEND_TURN_CARD, sum(1 for e in deal if e.kind == "card"))
-    spoken = sum(1 for e in deal if e.kind == "bid")
-    return (wire.BP_SEND_BIDS, spoken) if spoken else (wire.BP_NEW_GAME, 0)
+class ScoreTests(SynchronousTestCase):
+    """SEND_SCORE's third gint: the taker's points, whole (the rules' half points rounded)."""
+
+    def test_wholePoints(self) -> None:
+        """A half point goes to the side that made the deal, as the difference is counted."""
+        self.assertEqual(sequence.wholePoints(120, True), 60)
+        self.assertEqual(sequence.wholePoints(83, True), 42)    # 41.5 with two oudlers: won by 1
+        self.assertEqual(sequence.wholePoints(81, False), 40)   # 40.5 with two oudlers: lost by 1
+        for half in range(0, 183):
+            for oudlers, threshold in enumerate(tarot.THRESHOLDS):
+                won, value = tarot.contractResult(tarot.PETITE, half, oudlers)
+                whole = sequence.wholePoints(half, won)
+                self.assertEqual(value, tarot.BASE + abs(whole - threshold), (half, oudlers))
+
+    def test_sendScore(self) -> None:
+        data = {"contract": 2, "taker": 1, "won": True, "points": 120, "oudlers": 1,
+                "totals": [-56, 168, -56, -56], "chien": [1, 2, 3, 4, 5, 6]}
+        self.assertEqual(sequence.score(data)[0],  # type: ignore[arg-type]
+                         wire.SendScore(2, 1, 60, 1, (-56, 168, -56, -56)))
+        self.assertEqual(sequence.score(None)[0], wire.SendScore(0, 0, 0, 0, (0, 0, 0, 0)))

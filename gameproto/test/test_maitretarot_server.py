@@ -13,8 +13,11 @@ from twisted.internet import defer
 from twisted.internet.error import ConnectionDone
 from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
+from twisted.python import usage
 from twisted.python.failure import Failure
 from twisted.trial.unittest import SynchronousTestCase
+
+from gameproto import tap
 
 from gameproto.games.tarot import TarotView
 from gameproto.maitretarot import wire
@@ -39,7 +42,7 @@ INPUTS: dict[str, tuple[Any, ...]] = {
     "discardReceived": ((1, 2, 3, 4, 5, 6),), "askCard": (), "cardReceived": (7,),
     "accepted": (), "refused": (), "askReplay": (), "replayReceived": (1,), "tableEnded": (),
     "timedOut": (), "unexpectedData": (), "connectionLost": (), "reclaimed": (),
-    "update": (_TABLE, 2, _INSTRUCTIONS), "forfeited": (),
+    "update": (_TABLE, 2, _INSTRUCTIONS), "forfeited": (), "placeKept": (),
 }
 
 _ID = ["idAccepted", "protocolAccepted"]
@@ -82,6 +85,9 @@ TABLE: dict[tuple[str, str], tuple[str, list[Any]]] = {
         ("drop", ("nick length 99 out of 0..64",))]),
     ("awaitingNick", "nickReceived"): ("waitingTable", [("stopTimer", ()), ("join", (b"alice",))]),
     ("waitingTable", "reclaimed"): ("rejoining", []),
+    ("waitingTable", "placeKept"): ("closed", [
+        ("drop", ("its place is kept for the player who left it from this address",))]),
+    ("rejoining", "tableEnded"): ("closed", [("drop", ("the table it came back to is over",))]),
     ("waitingTable", "update"): ("seated", [("begin", UPDATE + (False,))]),
     ("rejoining", "update"): ("seated", [("begin", UPDATE + (True,))]),
     ("forfeiting", "forfeited"): ("closed", [("drop", ("no answer in time: a bot plays the seat",))]),
@@ -93,7 +99,8 @@ TABLE: dict[tuple[str, str], tuple[str, list[Any]]] = {
     ("bidding", "bidReceived"): ("seated", [("submitBid", (2,))]),
     ("discarding", "discardReceived"): ("judgingDiscard", [("submitDiscard", ((1, 2, 3, 4, 5, 6),))]),
     ("judgingDiscard", "accepted"): ("seated", []),
-    ("judgingDiscard", "refused"): ("discarding", [("send", (wire.SendAckForChien(0),))]),
+    ("judgingDiscard", "refused"): ("discarding", [("send", (wire.SendAckForChien(0),)),
+                                                   ("restartClock", ())]),
     ("playing", "cardReceived"): ("judgingCard", [("submitCard", (7,))]),
     ("judgingCard", "accepted"): ("seated", []),
     ("judgingCard", "refused"): ("playing", [("send", (wire.SendAckForCard(0),))]),
@@ -374,3 +381,20 @@ class TimeoutTests(SynchronousTestCase):
         self.assertEqual([len(c.scores) for c in clients], [1, 1, 1, 1])
         self.assertTrue(all(c.ended for c in (clients[0], clients[1], clients[3])))
         self.assertTrue(all(c.lostConnection for c in clients))
+
+
+class PluginTests(SynchronousTestCase):
+    """``--maitretarot-reclaim``: who may take back a seat left during a deal."""
+
+    def parse(self, *argv: str) -> Any:
+        options = tap.Options()
+        options.parseOptions(list(argv))
+        return options["settings"]["maitretarot"]
+
+    def test_reclaimRule(self) -> None:
+        self.assertEqual(self.parse().reclaim, "address")
+        for rule in ("address", "nick", "off", "NICK"):
+            self.assertEqual(self.parse("--maitretarot-reclaim", rule).reclaim, rule.lower())
+        self.assertRaises(usage.UsageError, self.parse, "--maitretarot-reclaim", "anyone")
+        self.assertRaises(ValueError, TarotSettings, reclaim="anyone")
+        self.assertIn("--maitretarot-reclaim=", str(tap.Options()))

@@ -239,9 +239,16 @@ class BotTests(SynchronousTestCase):
 
 
 class ReconnectTests(SynchronousTestCase):
-    """A player who comes back with its nick takes its seat back where the deal is."""
+    """
+    A player who comes back from the same address with its nick is told its
+    seat in SEND_PLACE, and takes it back where the document's sequence can
+    start: the end of the deal (or the start of one).
+    """
 
-    def leaveAt(self, phase: str, seed: int = 3, bid: int = 1, step: int = 1) -> tuple[Net, list[Client], Client]:
+    HOST = "10.2.0.3"
+
+    def leaveAt(self, phase: str, seed: int = 3, bid: int = 1, step: int = 1,
+                **settings: Any) -> tuple[Net, list[Client], Client]:
         """p2 leaves when asked in ``phase`` (the ``step``th time); returns the net, the clients, p2 back."""
         class Leaver(Bidder):
             asked = 0
@@ -265,46 +272,61 @@ class ReconnectTests(SynchronousTestCase):
             def playAgain(self, view: TarotView) -> Any:
                 return (phase == "end" and self._leave()) or super().playAgain(view)
 
-        net = Net(seed=seed, botDelay=5)
-        clients = table(net, Bidder("p0", 2), Bidder("p1", 2), Leaver("p2", 2, bid=bid),
-                        Bidder("p3", 2))
+        net = Net(seed=seed, botDelay=5, **settings)
+        clients: list[Client] = [Bidder("p0", 2), Bidder("p1", 2), Leaver("p2", 2, bid=bid),
+                                 Bidder("p3", 2)]
+        for client in clients:
+            net.join(client, self.HOST if client.nick == "p2" else None)
         net.run(until=lambda: clients[2].lostConnection)
         back = Bidder("p2", 2, bid=bid)
-        net.join(back)
+        net.join(back, self.HOST)
         return net, clients, back
 
-    def test_resumeWhileBidding(self) -> None:
-        net, clients, back = self.leaveAt("bidding")
-        self.assertEqual(back.branches[0], (wire.BP_SEND_BIDS, 1))
+    def assertBackAtTheEnd(self, net: Net, clients: list[Client], back: Client) -> None:
+        """Back silent until the deal's end; then its score, its replay answer, the next deal."""
+        self.assertEqual((back.place, back.branches, back.nicks), (2, [], []))
+        net.run()
         self.assertEqual(back.seat, 2)
-        self.assertEqual(back.place, 0)  # the SEND_PLACE of a new table, void
-        net.run()
+        self.assertEqual(back.branches, [(wire.BP_NEW_GAME, 0)] * 2)
+        played = back.scores[0]["contract"] != 0
+        self.assertEqual(len(back.dealtHands[0]), 0 if played else 18)  # what is left of it
         self.assertEqual(len(back.scores), 2)
         self.assertEqual(back.scores, clients[0].scores)
+        self.assertTrue(back.ended)
 
-    def test_resumeWhileDiscarding(self) -> None:
+    def test_backWhileBidding(self) -> None:
+        self.assertBackAtTheEnd(*self.leaveAt("bidding"))
+
+    def test_backWhileDiscarding(self) -> None:
         net, clients, back = self.leaveAt("discard")
-        self.assertEqual(back.branches[0], (wire.BP_GET_CHIEN, 0))
-        self.assertEqual(len(back.dealtHands[0]), 18)
-        net.run()
-        self.assertEqual(len(back.scores), 2)
+        self.assertBackAtTheEnd(net, clients, back)
         self.assertEqual(back.scores[0]["contract"], wire.PETITE)
-        self.assertEqual(back.scores, clients[0].scores)
 
-    def test_resumeWhilePlaying(self) -> None:
+    def test_backWhilePlaying(self) -> None:
         net, clients, back = self.leaveAt("play", step=3)
-        point, played = back.branches[0]
-        self.assertEqual(point, wire.BP_SEND_TURN_CARD)
-        self.assertEqual(len(back.dealtHands[0]), 16)  # two cards played before leaving
-        self.assertIn(played, range(8, 13))
-        net.run()
-        self.assertEqual(len(back.scores), 2)
-        self.assertEqual(back.scores, clients[0].scores)
-        session = next(iter(net.server.playing), None)
-        self.assertIsNone(session)
+        self.assertBackAtTheEnd(net, clients, back)
+        self.assertIsNone(next(iter(net.server.playing), None))
 
-    def resumeAtTheEnd(self, botAnswered: bool) -> Client:
-        """p2 leaves during the play; comes back while p0 ponders ACK_REPLAY."""
+    def test_notBackInTime(self) -> None:
+        """Nobody comes back: the bot answers 0 for the seat and the table ends."""
+        class Leaver(Client):
+            def chooseBid(self, view: TarotView) -> Any:
+                self.hangUp()
+                return defer.Deferred()
+
+        net = Net(seed=3, botDelay=5)
+        clients = [Client("p0", 2), Client("p1", 2), Leaver("p2", 2), Client("p3", 2)]
+        for client in clients:
+            net.join(client)
+        net.run()
+        for client in (clients[0], clients[1], clients[3]):
+            self.assertEqual(len(client.scores), 1)
+            self.assertTrue(client.ended)
+        (record,) = net.server.store.records.values()  # type: ignore[attr-defined]
+        self.assertEqual(record.actions[-1].action, {"replay": False})
+
+    def ponder(self) -> tuple[Net, list[Client], list[defer.Deferred[bool]]]:
+        """p2 (from HOST) leaves during the play; returns while p0 ponders ACK_REPLAY."""
         pondering: list[defer.Deferred[bool]] = []
 
         class Ponderer(Client):
@@ -320,39 +342,87 @@ class ReconnectTests(SynchronousTestCase):
                 return defer.Deferred()
 
         net = Net(seed=3, botDelay=5)
-        clients = table(net, Ponderer("p0", 2), Client("p1", 2), Leaver("p2", 2), Client("p3", 2))
+        clients = [Ponderer("p0", 2), Client("p1", 2), Leaver("p2", 2), Client("p3", 2)]
+        for client in clients:
+            net.join(client, self.HOST if client.nick == "p2" else None)
         net.run(until=lambda: bool(pondering))
-        if botAnswered:
-            net.clock.advance(5)
-            net.flush()
+        return net, clients, pondering
+
+    def test_backAtTheEndAnswerAwaited(self) -> None:
+        """Back while its replay answer is awaited: at once its score, then it answers itself."""
+        net, clients, pondering = self.ponder()
         back = Client("p2", 2)
-        net.join(back)
-        self.assertEqual(back.branches, [(wire.BP_NEW_GAME, 2 if botAnswered else 1)])
+        net.join(back, self.HOST)
+        self.assertEqual((back.place, back.branches), (2, [(wire.BP_NEW_GAME, 0)]))
+        self.assertEqual(back.scores, clients[0].scores)
         pondering[0].callback(True)
         net.run()
-        self.assertEqual(back.branches[1], (wire.BP_NEW_GAME, 0))
-        self.assertEqual(len(back.scores), 1 if botAnswered else 2)
+        self.assertEqual(back.branches, [(wire.BP_NEW_GAME, 0)] * 2)
+        self.assertEqual(len(back.scores), 2)
         self.assertEqual(back.scores[-1], clients[0].scores[-1])
         self.assertTrue(back.ended)
-        return back
 
-    def test_resumeAtTheEndAnswerAwaited(self) -> None:
-        """The bot has not answered yet: SEND_SCORE, SHOW_CHIEN_AT_END, then its ACK_REPLAY."""
-        self.resumeAtTheEnd(botAnswered=False)
+    def test_tooLateOnceTheBotAnswered(self) -> None:
+        """The bot answered 0 for the seat: a newcomer, whatever its nick; the table ends."""
+        net, clients, pondering = self.ponder()
+        net.clock.advance(5)
+        net.flush()
+        back = Client("p2", 2)
+        net.join(back, self.HOST)
+        self.assertEqual((back.place, back.nicks), (0, []))  # a new waiting table
+        pondering[0].callback(True)
+        net.run(until=lambda: clients[0].ended)
+        self.assertEqual([len(c.scores) for c in clients], [1, 1, 0, 1])
 
-    def test_resumeAtTheEndAnswered(self) -> None:
-        """The bot answered for it: SEND_REPLAY_ANSWER comes next."""
-        self.resumeAtTheEnd(botAnswered=True)
+    def test_defaultNickFromItsAddress(self) -> None:
+        """A default nick (length 0) is taken back from the address it left."""
+        class Leaver(Client):
+            def chooseCard(self, view: TarotView) -> Any:
+                self.hangUp()
+                return defer.Deferred()
 
-    def test_defaultNickNotReclaimed(self) -> None:
         net = Net(seed=3, botDelay=5)
-        clients = table(net, Client(None), Client("p1"), Client("p2"), Client("p3"))
+        clients = [Leaver(None, 2), Client("p1", 2), Client("p2", 2), Client("p3", 2)]
+        for client in clients:
+            net.join(client, self.HOST if client.nick is None else None)
         net.flush()
-        clients[0].hangUp()
+        self.assertTrue(clients[0].lostConnection)
+        back = Client(None, 2)
+        net.join(back, self.HOST)
+        self.assertEqual(back.place, 0)
+        net.run()
+        self.assertEqual(back.nicks, ["player1", "p1", "p2", "p3"])
+        self.assertEqual(len(back.scores), 2)
+
+    def test_defaultNickNotByNick(self) -> None:
+        """Under the nick rule, a default nick from another address is a newcomer."""
+        class Leaver(Client):
+            def chooseCard(self, view: TarotView) -> Any:
+                self.hangUp()
+                return defer.Deferred()
+
+        net = Net(seed=3, botDelay=5, reclaim="nick")
+        clients = [Leaver(None), Client("p1"), Client("p2"), Client("p3")]
+        for client in clients:
+            net.join(client)
         net.flush()
+        self.assertTrue(clients[0].lostConnection)
         back = Client(None)
         net.join(back)
         self.assertEqual(back.nicks, [])  # a new waiting table
+
+    def test_nickFromAnotherAddress(self) -> None:
+        """Under the nick rule, the nick alone takes the seat back; SEND_PLACE could not tell it."""
+        net, clients, back = self.leaveAt("play", step=3, reclaim="nick")
+        other = Bidder("p2", 2)
+        self.assertEqual(back.place, 2)
+        back.hangUp()
+        net.flush()
+        net.join(other, "10.2.0.99")
+        self.assertEqual(other.place, 0)  # the place it would have had at a waiting table
+        net.run()
+        self.assertEqual(other.seat, 2)  # its nick's place in SEND_NICKS
+        self.assertEqual(other.scores, clients[0].scores)
 
 
 class ServerStateTests(SynchronousTestCase):

@@ -57,7 +57,7 @@ SEED = 7
 NICK = r"[\w-]+"
 SCORE = re.compile(
     rf"deal (\d+): (?:(petite|garde|garde sans|garde contre) by ({NICK}), (won|lost) with "
-    rf"(\d+(?:\.5)?) points and ([0-3]) oudlers?|not played \((?:everybody passed|petit sec)\))"
+    rf"(\d+) points and ([0-3]) oudlers?|not played \((?:everybody passed|petit sec)\))"
     rf"; totals: ({NICK}) (-?\d+), ({NICK}) (-?\d+), ({NICK}) (-?\d+), ({NICK}) (-?\d+)$")
 
 
@@ -124,12 +124,12 @@ class DescribeTests(SynchronousTestCase):
     nicks = ["alice", "bot2", "bot3", "bot4"]
 
     def test_played(self) -> None:
-        score = {"contract": GARDE, "won": True, "points": 113, "oudlers": 2,
+        score = {"contract": GARDE, "won": True, "points": 57, "oudlers": 2,
                  "totals": [-64, 192, -64, -64]}
         self.assertEqual(bot.describeScore(3, score, self.nicks, 1, (0, 2, 0, 0)),
-                         "deal 3: garde by bot2, won with 56.5 points and 2 oudlers; "
+                         "deal 3: garde by bot2, won with 57 points and 2 oudlers; "
                          "totals: alice -64, bot2 192, bot3 -64, bot4 -64")
-        lost = dict(score, contract=PETITE, won=False, points=58, oudlers=1)
+        lost = dict(score, contract=PETITE, won=False, points=29, oudlers=1)
         self.assertEqual(bot.describeScore(1, lost, self.nicks, 0, (1, 0, 0, 0)),
                          "deal 1: petite by alice, lost with 29 points and 1 oudler; "
                          "totals: alice -64, bot2 192, bot3 -64, bot4 -64")
@@ -146,7 +146,7 @@ class DescribeTests(SynchronousTestCase):
 
     def test_takerUnknown(self) -> None:
         """After a reconnection at the end of a deal, the score comes without the final bids."""
-        score = {"contract": PETITE, "won": True, "points": 120, "oudlers": 1,
+        score = {"contract": PETITE, "won": True, "points": 60, "oudlers": 1,
                  "totals": [-31, 93, -31, -31]}
         self.assertEqual(bot.describeScore(1, score, self.nicks, None, (-1,) * 4),
                          "deal 1: petite by the taker, won with 60 points and 1 oudler; "
@@ -175,13 +175,13 @@ class BotTests(ExampleTestCase):
             self.assertEqual(int(match.group(1)), number)
             self.assertEqual(sum(totalsOf(line).values()), 0)  # every deal sums to zero
         self.assertEqual(list(totalsOf(lines[-1]).values()), list(client.totals))
-        # The last line tells the last SEND_SCORE, half points as a decimal.
+        # The last line tells the last SEND_SCORE: the taker's points, whole.
         last = client.lastScore
         match = SCORE.match(lines[-1])
         assert match is not None and last is not None
         if last["contract"]:
             self.assertEqual(match.group(2), BID_NAMES[last["contract"]])
-            self.assertEqual(float(match.group(5)), last["points"] / 2)
+            self.assertEqual(int(match.group(5)), last["points"])
             self.assertEqual(match.group(4), "won" if last["won"] else "lost")
         (record,) = self.server.store.records.values()  # type: ignore[attr-defined]
         self.assertEqual(record.id, 1)
@@ -348,6 +348,19 @@ class TerminalTests(ExampleTestCase):
                          "Trumps go in the discard only when you cannot do otherwise, "
                          "and then as few as needed.")
         self.assertIsNone(terminal.discardProblem(trumps, [0, 1, 2, 3, 57, 58]))
+
+    def test_refusedSaysWhy(self) -> None:
+        """SEND_ACK_FOR_CHIEN 0: the FFT rules the server applies, and that time starts again."""
+        lines: list[str] = []
+        client = terminal.TerminalClient("alice", lines.append)
+        client.phase = "discard"
+        client.refused()
+        client.phase = "play"
+        client.refused()
+        self.assertEqual(lines, [
+            "The server refused that discard: six cards of your hand, no king, no oudler, "
+            "trumps only if you must. Choose again (your time starts again).",
+            "The server refused that card: choose again."])
 
     async def test_wholeDeal(self) -> None:
         """
