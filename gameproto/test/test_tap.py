@@ -18,6 +18,7 @@ from twisted.logger import ILogObserver, Logger
 from twisted.plugin import IPlugin, getPlugins
 from twisted.python import usage
 from twisted.python.failure import Failure
+from twisted.trial import unittest
 from twisted.trial.unittest import SynchronousTestCase, TestCase
 from zope.interface import implementer
 from zope.interface.verify import verifyObject
@@ -158,6 +159,21 @@ class KnobTests(SynchronousTestCase):
         self.assertIn("--engine=", text)
         self.assertIn("/connect4", text)
         self.assertIn("/engine", text)
+
+    def test_readmeDocumentsEverything(self) -> None:
+        """Every option of gameproto's own protocols and of the service is in the README."""
+        from gameproto.test import sourceTree
+        from twisted.plugins import gameproto_protocols
+
+        tree = sourceTree()
+        if tree is None or not (tree / "README.md").is_file():
+            raise unittest.SkipTest("no source checkout with README.md")
+        readme = (tree / "README.md").read_text(encoding="utf-8")
+        names = [row[0] for row in tap.Options.optParameters] + ["ports", "engine"]
+        for plugin in (getattr(gameproto_protocols, n) for n in gameproto_protocols.__all__):
+            names += [row[0] for row in plugin.optParameters]
+        self.assertGreater(len(names), 30)
+        self.assertEqual([name for name in names if f"`--{name}" not in readme], [])
 
     def test_engineKnobs(self) -> None:
         options = parse()
