@@ -116,6 +116,21 @@ class ReceiveBuffer:
         if self._searched:
             self._searched = max(self._searched - size, 0)
 
+    def discardLine(self) -> bool:
+        """
+        Drop the first line with its LF and say True; with no LF yet, drop
+        every byte held and say False (the line goes on in what comes next).
+        A codec skipping an over-long line calls it until it says True.
+        """
+        end = self._data.find(b"\n", self._searched)
+        if end < 0:
+            del self._data[:]
+            self._searched = 0
+            return False
+        self.discard(end + 1)
+        self._searched = 0
+        return True
+
     def extractExactly(self, size: int) -> bytes | NeedMore:
         """The first ``size`` bytes, taken out, or NEED_MORE (nothing is taken)."""
         if size < 0:

@@ -64,6 +64,7 @@ class ConnectionCore(Protocol):
     def tooSlow(self, number: int) -> None: "Player ``number`` was too slow in the game."
     def sendNoop(self) -> None: "Answer NOOP."
     def hangUp(self, reason: str) -> None: "Close the connection, saying why in one log line."
+    def gone(self) -> None: "The connection closed before its HELLO: stop its clock."
 
 
 def _member(machine: ConnectionInputs, core: ConnectionCore, *args: object) -> Member:
@@ -113,7 +114,10 @@ def _build() -> TypeMachine[ConnectionInputs, ConnectionCore]:
     def silent(machine: ConnectionInputs, core: ConnectionCore) -> None:
         core.hangUp("no HELLO in time")
 
-    connected.upon(ConnectionInputs.connectionLost).to(closed).returns(None)
+    @connected.upon(ConnectionInputs.connectionLost).to(closed)
+    def goneEarly(machine: ConnectionInputs, core: ConnectionCore) -> None:
+        core.gone()
+
     for symbol in (ConnectionInputs.helloAck, ConnectionInputs.ready, ConnectionInputs.move,
                   ConnectionInputs.moveAck, ConnectionInputs.moveNack,
                   ConnectionInputs.finish, ConnectionInputs.malformed):

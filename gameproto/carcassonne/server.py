@@ -29,6 +29,7 @@ from twisted.logger import Logger
 from gameproto.carcassonne import wire
 from gameproto.carcassonne.machine import ConnectionInputs, ConnectionMachine
 from gameproto.carcassonne.protocol import CarcassonneServerProtocol
+from gameproto.carcassonne.turn import TurnInputs, TurnMachine
 from gameproto.engine.clock import Deadline, positiveSeconds, seconds
 from gameproto.engine.contract import JSON, Bot, EngineFactory, Errors, Instructions, Seat
 from gameproto.engine.hub import Guest, Hub
@@ -37,6 +38,7 @@ from gameproto.engine.relay import RelayEngine, RelayGame
 from gameproto.engine.room import Room, RoomMatchmaker
 from gameproto.engine.service import GameServer
 from gameproto.engine.table import SeatHolder, Table
+from gameproto.games.carcassonne import CarcassonneGame as RulesGame
 from gameproto.net import GameServerFactory
 
 if TYPE_CHECKING:
@@ -206,6 +208,9 @@ class CarcassonnePlayer:
         self._timer.cancel()
         self.protocol.dropConnection(reason)
 
+    def gone(self) -> None:
+        self._timer.cancel()
+
     def gameOver(self) -> None:
         """The game ended: the client has ``timeout`` seconds to say CLOSE."""
         self.machine.ended()
@@ -245,6 +250,8 @@ class CarcassonneGuestSeat:
         self.server = server
         self.guest = guest
         self.number = 0
+        self.moving = False
+        """Whether the game gave this seat the turn (until its move is relayed)."""
 
     @property
     def name(self) -> str:
@@ -259,8 +266,7 @@ class CarcassonneGuestSeat:
     def update(self, table: Table, seat: Seat, instructions: Instructions) -> None:
         if table.holders[seat] is not self:
             return
-        game = self.server.gameOf(table)
-        if instructions.asks(seat) and (game is None or not game.turnOf(seat)):
+        if instructions.asks(seat) and not self.moving:
             return  # told when the game gives it the turn
         self.guest.update(table, seat, instructions)
 
@@ -358,9 +364,10 @@ class CarcassonneRoom(Room):
 
 class CarcassonneGame:
     """
-    The document's turn over one started table: a spectator of the table
-    (every accepted move, whoever played it, is relayed from here) that
-    gives the TOKEN, gathers the MOVEACKs, and ends the game.
+    The document's turn over one started table, kept by its L{TurnMachine}:
+    this is the machine's core, a spectator of the table (every accepted
+    move, whoever played it, is relayed from here) that gives the TOKEN,
+    gathers the MOVEACKs and ends the game.
     """
 
     def __init__(self, server: CarcassonneServer, room: CarcassonneRoom, table: Table) -> None:
@@ -368,15 +375,12 @@ class CarcassonneGame:
         self.room = room
         self.table = table
         self.numbers: list[int] = [numberOf(h) for h in table.holders]
-        self.phase = "starting"
-        """starting, move (a seat holds the token), acks (a move awaits MOVEACKs), over."""
-        self.holder: Seat | None = None
-        self.token = 0
-        self.mover: Seat | None = None
-        self.awaiting: set[Seat] = set()
         self.moves = 0
+        """Moves relayed so far."""
         self.gone: set[Seat] = set()
+        """Seats whose player left and that no bot took."""
         self._deadline = Deadline(server.clock)
+        self.turn: TurnInputs = TurnMachine(self)
 
     # -- who ---------------------------------------------------------------------
 
@@ -386,10 +390,6 @@ class CarcassonneGame:
                 return seat
         return None
 
-    def turnOf(self, seat: Seat) -> bool:
-        """Whether ``seat`` holds the token."""
-        return self.phase == "move" and self.holder == seat
-
     def connections(self, but: Seat | None = None) -> list[tuple[Seat, CarcassonnePlayer]]:
         return [(seat, h) for seat, h in enumerate(self.table.holders)
                 if isinstance(h, CarcassonnePlayer) and seat != but and seat not in self.gone]
@@ -398,59 +398,83 @@ class CarcassonneGame:
         for _, player in self.connections(but):
             player.send(message)
 
-    # -- the table's news ----------------------------------------------------------
+    # -- what the connections and the table say -----------------------------------
 
     def update(self, table: Table, seat: None, instructions: Instructions) -> None:
-        if self.phase == "starting":
-            self.phase = "begun"
-            for _, player in self.connections():
-                player.send(wire.Start())
-                player.machine.started()
-            self.nextTurn()
-            return
+        self.turn.begin()
         # Every engine says a move was made with a "move" event, whoever made
         # it (a client's MOVE, a bot, a guest's steps on the page).
         for event in instructions.events:
             if event.kind == "move" and event.seat is not None:
-                self.moved(event.seat, event.data)
-
-    # -- the turn --------------------------------------------------------------------
-
-    def nextTurn(self) -> None:
-        """Give the token to the seat the engine asks to move."""
-        table = self.table
-        if self.phase == "over":
-            return
-        if table.finished or not table.waiting:
-            self.finishGame(None)
-            return
-        seat = min(table.waiting)
-        engine = table.engine
-        if isinstance(engine, RelayGame):
-            token = engine.token
-        else:
-            token = self.token
-            while token == self.token:
-                token = self.server.rng.randint(1, wire.INT_MAX)
-        self.phase, self.holder, self.token = "move", seat, token
-        holder = table.holders[seat]
-        settings = self.server.settings
-        if isinstance(holder, CarcassonneBot):
-            self._deadline.start(settings.botDelay, lambda: self.botPlays(seat))
-            return
-        self._deadline.start(settings.timeout, lambda: self.moveTimedOut(seat))
-        if isinstance(holder, CarcassonnePlayer):
-            holder.send(wire.Token(token))
-        elif isinstance(holder, CarcassonneGuestSeat):
-            holder.guest.update(table, seat, table.engine.instructions().forSeat(seat))
+                self.turn.moved(event.seat, event.data)
 
     def play(self, seat: Seat, message: wire.Move) -> None:
         """A connection's MOVE: with the token, the table judges it."""
-        player = self.table.holders[seat]
-        if not self.turnOf(seat) or message.token != self.token:
-            if isinstance(player, CarcassonnePlayer):
-                player.sendNoop()
+        self.turn.move(seat, message)
+
+    def acknowledge(self, seat: Seat) -> None:
+        self.turn.acknowledge(seat)
+
+    def refuse(self, seat: Seat) -> None:
+        """A MOVENACK: the game stops for everyone (NOOP when no move awaits it)."""
+        self.turn.refuse(seat)
+
+    def finish(self, seat: Seat) -> None:
+        """A client's FINISH: relayed, and the game is over."""
+        self.turn.finish(seat)
+
+    def departed(self, holder: object) -> None:
+        """``holder`` left the started game: CLOSE n to the others; a bot or a resignation."""
+        seat = self.seatOf(holder)
+        if seat is None or seat in self.gone:
             return
+        self.tell(wire.Close(self.numbers[seat]), but=seat)
+        self.gone.add(seat)
+        if not self.table.finished:
+            self.room.vacate(seat)
+            if self.table.holders[seat] is not holder:
+                self.gone.discard(seat)  # a bot plays it now
+        self.turn.left(seat)
+
+    # -- TurnCore: the turn ---------------------------------------------------------
+
+    def start(self) -> None:
+        for _, player in self.connections():
+            player.send(wire.Start())
+            player.machine.started()
+
+    def nextTurn(self, previous: int) -> tuple[Seat, int] | None:
+        table = self.table
+        if table.finished or not table.waiting:
+            return None
+        engine = table.engine
+        if isinstance(engine, RelayGame):
+            return min(table.waiting), engine.token
+        token = previous
+        while token == previous:
+            token = self.server.rng.randint(1, wire.INT_MAX)
+        return min(table.waiting), token
+
+    def offer(self, seat: Seat, token: int) -> None:
+        table = self.table
+        holder = table.holders[seat]
+        settings = self.server.settings
+        if isinstance(holder, CarcassonneBot):
+            self.startBot(seat)
+            return
+        self._deadline.start(settings.timeout, self.turn.timedOut)
+        if isinstance(holder, CarcassonnePlayer):
+            holder.send(wire.Token(token))
+        elif isinstance(holder, CarcassonneGuestSeat):
+            holder.moving = True
+            holder.guest.update(table, seat, table.engine.instructions().forSeat(seat))
+
+    def noop(self, seat: Seat) -> None:
+        player = self.table.holders[seat]
+        if isinstance(player, CarcassonnePlayer):
+            player.sendNoop()
+
+    def judge(self, seat: Seat, message: wire.Move) -> None:
         action: JSON = moveAction(message)
         if isinstance(self.table.engine, RelayGame):
             action = {"move": action, "token": self.table.engine.token}
@@ -467,145 +491,102 @@ class CarcassonneGame:
                      id=self.table.id, n=self.numbers[seat], errors=outcome.asJSON())
             player.send(wire.MoveNack())
 
-    def moved(self, seat: Seat, move: JSON) -> None:
-        """The table accepted ``seat``'s move: MOVE to the others, who acknowledge it."""
-        self._deadline.cancel()
-        self.mover, self.phase = seat, "acks"
+    def relay(self, seat: Seat, move: JSON, token: int) -> frozenset[Seat]:
         self.moves += 1
-        line = wireMove(self.numbers[seat], move, self.token)
-        self.awaiting = set()
-        if line is not None:
-            for other, player in self.connections(but=seat):
-                player.send(line)
-                self.awaiting.add(other)
-        else:
+        holder = self.table.holders[seat]
+        if isinstance(holder, CarcassonneGuestSeat):
+            holder.moving = False
+        line = wireMove(self.numbers[seat], move, token)
+        if line is None:
             log.info("carcassonne game {id}: move {move!r} is no Carcassonne move, not relayed",
                      id=self.table.id, move=move)
-        if self.awaiting:
-            self._deadline.start(self.server.settings.ackTimeout, self.acksTimedOut)
-        else:
-            self.afterAcks()
+            return frozenset()
+        awaiting = set()
+        for other, player in self.connections(but=seat):
+            player.send(line)
+            awaiting.add(other)
+        return frozenset(awaiting)
 
-    def acknowledge(self, seat: Seat) -> None:
-        if self.phase == "acks" and seat in self.awaiting:
-            self.awaiting.discard(seat)
-            if not self.awaiting:
-                self.afterAcks()
+    def awaitAcks(self) -> None:
+        self._deadline.start(self.server.settings.ackTimeout, self.turn.timedOut)
 
-    def afterAcks(self) -> None:
-        """Every other player accepted the move: MOVEACK to the mover, then the next turn."""
+    def moveAccepted(self, mover: Seat) -> None:
         self._deadline.cancel()
-        mover = self.table.holders[self.mover] if self.mover is not None else None
-        if isinstance(mover, CarcassonnePlayer) and self.mover not in self.gone:
-            mover.send(wire.MoveAck())
-        if self.table.finished or self.moves >= MOVES:
-            self.finishGame(None)
-        else:
-            self.nextTurn()
+        holder = self.table.holders[mover]
+        if isinstance(holder, CarcassonnePlayer) and mover not in self.gone:
+            holder.send(wire.MoveAck())
 
-    # -- the end ---------------------------------------------------------------------
+    def gameDone(self) -> bool:
+        return self.table.finished or self.moves >= MOVES
 
-    def refuse(self, seat: Seat) -> None:
-        """A MOVENACK: the game stops for everyone."""
-        player = self.table.holders[seat]
-        if self.phase != "acks" or seat not in self.awaiting:
-            if isinstance(player, CarcassonnePlayer):
-                player.sendNoop()
-            return
-        number = self.numbers[seat]
-        for other, connection in self.connections(but=seat):
-            if other != self.mover:
+    # -- TurnCore: the end ----------------------------------------------------------
+
+    def stopGame(self, refuser: Seat, mover: Seat) -> str:
+        number = self.numbers[refuser]
+        for other, connection in self.connections(but=refuser):
+            if other != mover:
                 connection.send(wire.MoveNack())
         self.tell(wire.Finish(number))
-        self.end()
-        self.table.abort(f"player {number} refused move {self.moves}")
-
-    def finish(self, seat: Seat) -> None:
-        """A client's FINISH: relayed, and the game is over."""
-        if self.phase != "over":
-            self.finishGame(seat)
+        return f"player {number} refused move {self.moves}"
 
     def finishGame(self, by: Seat | None) -> None:
         """The game is over (``by`` a player's FINISH, or None: the pile is empty)."""
-        if self.phase == "over":
-            return
-        number = SERVER if by is None else self.numbers[by]
-        self.tell(wire.Finish(number), but=by)
-        self.end()
+        self.tell(wire.Finish(SERVER if by is None else self.numbers[by]), but=by)
+        self.wrapUp(None)
         table = self.table
+        if not table.finished and isinstance(table.engine, RelayGame):
+            live = [s for s in range(len(table.holders)) if s not in self.gone]
+            table.act(by if by is not None else min(live, default=0), {"finish": True})
         if not table.finished:
-            actor = by if by is not None else self.mover if self.mover is not None else 0
-            if isinstance(table.engine, RelayGame):
-                table.act(actor, {"finish": True})
-            if not table.finished:
-                table.abort("FINISH before the rules' end" if by is not None
-                            else "the pile is empty")
+            table.abort("FINISH before the rules' end" if by is not None
+                        else "the pile is empty")
 
-    def end(self) -> None:
-        if self.phase == "over":
-            return
-        self.phase = "over"
+    def wrapUp(self, reason: str | None) -> None:
         self._deadline.cancel()
-        self.awaiting.clear()
         for _, player in self.connections():
             player.gameOver()
+        for holder in self.table.holders:
+            if isinstance(holder, CarcassonneGuestSeat):
+                holder.moving = False
+        if reason is not None and not self.table.finished:
+            self.table.abort(reason)
 
-    # -- departures and time ---------------------------------------------------------
+    def tellFinish(self) -> None:
+        self.tell(wire.Finish(SERVER))
 
-    def departed(self, holder: object) -> None:
-        """``holder`` left the started game: CLOSE n to the others, a bot or a resignation."""
-        seat = self.seatOf(holder)
-        if seat is None or seat in self.gone:
-            return
-        self.tell(wire.Close(self.numbers[seat]), but=seat)
-        self.gone.add(seat)
-        if self.phase == "over":
-            return
-        if self.table.finished:  # the last move awaits its MOVEACKs
-            self.awaiting.discard(seat)
-            if not self.awaiting:
-                self.afterAcks()
-            return
-        self.room.vacate(seat)
-        if self.table.holders[seat] is not holder:
-            self.gone.discard(seat)  # a bot plays it now
-        self.reconcile(seat)
+    def settled(self) -> bool:
+        return self.table.finished
 
-    def reconcile(self, seat: Seat) -> None:
-        """After ``seat`` changed hands or resigned: the game goes on, or ends."""
-        if self.phase == "over":
-            return
+    def mustEnd(self) -> bool:
+        live = [s for s in range(len(self.table.holders)) if s not in self.gone]
+        return self.table.finished or len(live) < MIN_PLAYERS
+
+    def lacking(self) -> None:
+        if len(self.connections()) >= MIN_PLAYERS:
+            self.tell(wire.Finish(SERVER))
+
+    # -- TurnCore: bots and time ----------------------------------------------------
+
+    def botHolds(self, seat: Seat) -> bool:
+        return isinstance(self.table.holders[seat], CarcassonneBot) and seat not in self.gone
+
+    def startBot(self, seat: Seat) -> None:
+        self._deadline.start(self.server.settings.botDelay, self.turn.botReady)
+
+    def botPlays(self, seat: Seat) -> None:
         table = self.table
-        live = [s for s in range(len(table.holders)) if s not in self.gone]
-        if table.finished or len(live) < MIN_PLAYERS:
-            if len(self.connections()) >= MIN_PLAYERS:
-                self.tell(wire.Finish(SERVER))
-            self.end()
-            if not table.finished:
-                table.abort("one player left")
+        if table.finished or not self.botHolds(seat):
             return
-        if self.phase == "acks":
-            self.awaiting.discard(seat)
-            if not self.awaiting:
-                self.afterAcks()
-        elif self.phase == "move" and self.holder == seat:
-            if isinstance(table.holders[seat], CarcassonneBot):
-                self._deadline.start(self.server.settings.botDelay,
-                                     lambda: self.botPlays(seat))
-            else:
-                self.nextTurn()
+        bot = self.server.botFor(table.factory, table.engine.params)
+        outcome = table.playFor(seat, bot) if bot is not None else None
+        if outcome is None or isinstance(outcome, Errors):
+            log.error("carcassonne game {id}: the bot in seat {seat} could not move, resigning",
+                      id=table.id, seat=seat)
+            self.gone.add(seat)
+            table.resign(seat)
+            self.turn.left(seat)
 
-    def moveTimedOut(self, seat: Seat) -> None:
-        if not self.turnOf(seat):
-            return
-        self.expired(seat)
-
-    def acksTimedOut(self) -> None:
-        for seat in sorted(self.awaiting):
-            if self.phase == "acks":
-                self.expired(seat)
-
-    def expired(self, seat: Seat) -> None:
+    def expire(self, seat: Seat) -> None:
         holder = self.table.holders[seat]
         log.info("carcassonne game {id}: player {n} too slow, removed", id=self.table.id,
                  n=self.numbers[seat])
@@ -616,18 +597,8 @@ class CarcassonneGame:
             if isinstance(holder, CarcassonneGuestSeat):
                 holder.guest.aborted(self.table, seat, "too slow: the seat was given up")
 
-    def botPlays(self, seat: Seat) -> None:
-        table = self.table
-        if not self.turnOf(seat) or table.finished:
-            return
-        bot = self.server.botFor(table.factory, table.engine.params)
-        outcome = table.playFor(seat, bot) if bot is not None else None
-        if outcome is None or isinstance(outcome, Errors):
-            log.error("carcassonne game {id}: the bot in seat {seat} could not move, resigning",
-                      id=table.id, seat=seat)
-            self.gone.add(seat)
-            table.resign(seat)
-            self.reconcile(seat)
+    def cancelTimer(self) -> None:
+        self._deadline.cancel()
 
 
 # -- the matchmaker ------------------------------------------------------------------
@@ -741,6 +712,9 @@ class CarcassonneServer(GameServer[CarcassonneSettings]):
         self.playing.add(room)
         self.matchmaker.started(room)
         room.game = CarcassonneGame(self, room, table)
+        if isinstance(table.engine, RulesGame) and not any(
+                isinstance(h, CarcassonneGuestSeat) for h in table.holders):
+            table.engine.pageTargets = False  # nobody here clicks: no zones to outline
         self.hub.register(table, self)
         table.watch(room.game)
 
@@ -748,9 +722,8 @@ class CarcassonneServer(GameServer[CarcassonneSettings]):
         """The table is over: FINISH 0, unless its last move still awaits its MOVEACKs."""
         assert isinstance(room, CarcassonneRoom)
         self.playing.discard(room)
-        if room.game is not None and room.game.phase not in ("over", "acks"):
-            room.game.tell(wire.Finish(SERVER))
-            room.game.end()
+        if room.game is not None:
+            room.game.turn.tableEnded()
 
     def leaving(self, room: Room, table: Table, seat: Seat) -> bool:
         """A bot takes the seat if the engine has one; else the seat resigns."""

@@ -312,11 +312,8 @@ class Reader:
     def _messages(self) -> Iterator[Message | Malformed]:
         while True:
             if self._skipping:
-                end = self._buffer.peek().find(b"\n")
-                if end < 0:
-                    self._buffer.discard(len(self._buffer))
+                if not self._buffer.discardLine():
                     return
-                self._buffer.discard(end + 1)
                 self._skipping = False
             line = self._buffer.extractLine(self.limit, crlf=True)
             if isinstance(line, NeedMore):

@@ -25,7 +25,6 @@ middle zone and field in its halves.
 
 from __future__ import annotations
 
-import functools
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -146,10 +145,10 @@ class TileType:
     features: tuple[Feature, ...]
 
     def oriented(self, orientation: str) -> Oriented:
-        return _oriented(self, ORIENTATIONS[orientation])
+        """This tile turned to ``orientation`` (computed once, when the module loads)."""
+        return _ORIENTED[self.name, orientation]
 
 
-@functools.lru_cache(maxsize=None)
 def _oriented(tile: TileType, turns: int) -> Oriented:
     features = tuple(f.rotated(turns) for f in tile.features)
     zoneFeature = {z: i for i, f in enumerate(features) for z in f.zones}
@@ -217,6 +216,13 @@ TILES: Mapping[str, TileType] = {t.name: t for t in (
           "field ER SL", "field SR WL", "field WR NL"),
 )}
 """The base game's 24 tile types, 72 tiles, as the course's images draw them."""
+
+_ORIENTED: dict[tuple[str, str], Oriented] = {
+    (name, orientation): _oriented(tile, turns)
+    for name, tile in TILES.items() for orientation, turns in ORIENTATIONS.items()}
+"""Each tile type in each orientation, keyed by names (whose hashes Python keeps)."""
+_EDGES: dict[tuple[str, str], str] = {key: o.edges for key, o in _ORIENTED.items()}
+"""The edges (N, E, S, W) of each tile type in each orientation."""
 
 
 def fullPile() -> Counter[str]:
@@ -353,13 +359,16 @@ class Board:
         """Whether ``tile`` may lie at (x, y) turned to ``orientation``."""
         if (x, y) not in self.frontier:
             return False
-        edges = TILES[tile].oriented(orientation).edges
+        return self._fits(_EDGES[tile, orientation], x, y)
+
+    def _fits(self, edges: str, x: int, y: int) -> bool:
+        """Whether ``edges`` match every neighbour of the frontier square (x, y)."""
+        tiles = self.tiles
         for side, (dx, dy) in enumerate(_STEPS):
-            other = self.tiles.get((x + dx, y + dy))
-            if other is not None:
-                theirs = TILES[other.tile].oriented(other.orientation).edges
-                if theirs[(side + 2) % 4] != edges[side]:
-                    return False
+            other = tiles.get((x + dx, y + dy))
+            if other is not None and _EDGES[other.tile, other.orientation][(side + 2) % 4] \
+                    != edges[side]:
+                return False
         return True
 
     def placements(self, tile: str) -> list[tuple[int, int, str]]:
@@ -368,8 +377,9 @@ class Board:
                 if self.fits(tile, x, y, o)]
 
     def placeable(self, tile: str) -> bool:
-        return any(self.fits(tile, x, y, o) for (x, y) in self.frontier
-                   for o in _ORIENTATION_NAMES)
+        """Whether ``tile`` fits somewhere, in some orientation."""
+        turned = {_EDGES[tile, o] for o in _ORIENTATION_NAMES}  # symmetric tiles: fewer
+        return any(self._fits(edges, x, y) for (x, y) in self.frontier for edges in turned)
 
     def _connections(self, oriented: Oriented, x: int, y: int) -> list[tuple[int, int, bool]]:
         """(feature of the new tile, neighbour node, closes a side) for each touching zone pair."""
@@ -675,6 +685,12 @@ class CarcassonneGame:
         self.orientation = "N"
         self.pending: tuple[int, int] | None = None
         self.finals: list[Score] = []
+        self.pageTargets = True
+        """
+        Whether the CLICK asked carries its zones (the page outlines them).
+        A host whose seats all play whole moves turns it off, and no move
+        pays for them; clicks are decoded the same either way.
+        """
         self._draw()
 
     # -- the pile
@@ -683,11 +699,12 @@ class CarcassonneGame:
         """Find the next tile to place, or end the game: a tile no one can place is discarded."""
         events: list[Event] = []
         if self.named:
-            playable = [t for t in sorted(self.remaining) if self.remaining[t] > 0
-                        and self.board.placeable(t)]
-            if not playable:
+            # The first tile left that fits somewhere (the page's tile to
+            # place): usually the first one tried.
+            self.tile = next((t for t in sorted(self.remaining) if self.remaining[t] > 0
+                              and self.board.placeable(t)), None)
+            if self.tile is None:
                 return self._finish()
-            self.tile = playable[0]
             return events
         while self.next < len(self.order):
             tile = self.order[self.next]
@@ -726,7 +743,7 @@ class CarcassonneGame:
     def _requested(self) -> tuple[RequestedAction, ...]:
         if self.over:
             return ()
-        zones = tuple(zone for zone, _ in self._targets())
+        zones = tuple(zone for zone, _ in self._targets()) if self.pageTargets else None
         keys = "rl" + ("t" if self.named else "") if self.phase == _PLACE else "nb"
         return (RequestedAction(self.turn, "CLICK", zones=zones, buttons=("LEFT",)),
                 RequestedAction(self.turn, "KEY", keys=keys))

@@ -81,6 +81,46 @@ class ReceiveBufferTests(SynchronousTestCase):
         self.assertEqual(buffer.extractLine(5), TooLong(5))
         self.assertEqual(buffer.extractLine(6), b"xxxxxx")
 
+    def test_discardLine(self) -> None:
+        """discardLine drops up to and with the first LF; without one, all it holds."""
+        buffer = ReceiveBuffer(b"x" * 8)
+        self.assertEqual(buffer.extractLine(5), TooLong(5))
+        self.assertFalse(buffer.discardLine())
+        self.assertFalse(buffer)
+        buffer += b"xx\r\nnext\nafter"
+        self.assertTrue(buffer.discardLine())
+        self.assertEqual(bytes(buffer), b"next\nafter")
+        self.assertTrue(buffer.discardLine())
+        self.assertEqual(bytes(buffer), b"after")
+        self.assertEqual(buffer.extractLine(10), NEED_MORE)
+        buffer += b"\n"
+        self.assertEqual(buffer.extractLine(10), b"after")
+
+    @given(bytesWithBreaks, cuts, st.integers(0, 12))
+    def test_skipAnySplit(self, data: bytes, where: list[int], limit: int) -> None:
+        """
+        Skipping each over-long line with discardLine leaves the lines within
+        the limit, whatever the splits: what splitting the whole on LF gives.
+        """
+        buffer, got, skipping = ReceiveBuffer(), [], False
+        for chunk in splits(data, where):
+            buffer += chunk
+            while True:
+                if skipping:
+                    if not buffer.discardLine():
+                        break
+                    skipping = False
+                line = buffer.extractLine(limit)
+                if isinstance(line, TooLong):
+                    skipping = True
+                    continue
+                if line is NEED_MORE:
+                    break
+                assert isinstance(line, bytes)
+                got.append(line)
+        *whole, rest = data.split(b"\n")
+        self.assertEqual(got, [line for line in whole if len(line) <= limit])
+
     def test_exactly(self) -> None:
         buffer = ReceiveBuffer(b"abcdef")
         self.assertEqual(buffer.extractExactly(2), b"ab")

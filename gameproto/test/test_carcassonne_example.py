@@ -13,6 +13,7 @@ from gameproto.carcassonne.server import (
 )
 from gameproto.engine.hub import Hub
 from gameproto.engine.registry import EngineRegistry
+from gameproto.engine.registry import builtins as builtinEngines
 from gameproto.test.examples_harness import ExampleTestCase, requireSourceTree
 
 ROOT = requireSourceTree("gameproto.test.test_carcassonne_example")
@@ -43,6 +44,46 @@ class BotScriptTests(ExampleTestCase):
             self.assertEqual(len(over), 1, process.lines())
             self.assertTrue(over[0].startswith(
                 "game over (FINISH from the server): 72 tiles on the board"), over)
+
+    def startReferee(self, botsAfter: float = 600) -> int:
+        """A server refereeing with the rules engine (the built-in ``carcassonne``)."""
+        hub = Hub(reactor, rng=random.Random(3), registry=builtinEngines())  # type: ignore[arg-type]
+        self.server = CarcassonneServer(
+            CarcassonneSettings(timeout=10, referee=True, botsAfter=botsAfter, botDelay=0),
+            hub=hub)
+        return self.listenLocal(CarcassonneServerFactory(self.server))
+
+    def refereedGames(self) -> list[str | None]:
+        """The status of each refereed game the server recorded."""
+        summaries, _ = self.server.store.games(0, 10)
+        return [s.status for s in summaries if s.engine == "carcassonne"]
+
+    async def test_twoBotsRefereed(self) -> None:
+        """Against the referee, two bots play a whole game: no move refused, exit 0."""
+        port = self.startReferee()
+        first = self.spawnExample("carcassonne_bot", "--port", str(port))
+        await self.until(lambda: bool(first.lines()), seconds=30)
+        second = self.spawnExample("carcassonne_bot", "--port", str(port))
+        codes = [await first.ended, await second.ended]
+        self.assertEqual(codes, [0, 0])
+        self.assertEqual((first.err, second.err), (b"", b""))
+        for process in (first, second):
+            over = [line for line in process.lines() if line.startswith("game over")]
+            self.assertEqual(len(over), 1, process.lines())
+            self.assertTrue(over[0].startswith("game over (FINISH from the server): "), over)
+            self.assertNotIn("a move was refused: the game stops", process.lines())
+        self.assertEqual(self.refereedGames(), ["finished"])
+
+    async def test_botAgainstServerBot(self) -> None:
+        """One bot alone gets the server's bot as opponent at once, and plays to FINISH."""
+        port = self.startReferee(botsAfter=0)
+        process = self.spawnExample("carcassonne_bot", "--port", str(port))
+        self.assertEqual(await process.ended, 0)
+        self.assertEqual(process.err, b"")
+        lines = process.lines()
+        self.assertIn("player 2 is here", lines)
+        self.assertTrue(lines[-1].startswith("game over (FINISH from the server): "), lines)
+        self.assertEqual(self.refereedGames(), ["finished"])
 
     async def test_noServer(self) -> None:
         """Without a server: exit status 1 and one line on stderr."""

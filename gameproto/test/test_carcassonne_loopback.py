@@ -330,3 +330,90 @@ class RulesTests(Loopback):
         self.assertEqual(client.finishedBy, 0)
         self.assertEqual(client.opponents, {2})
         self.assertEqual(client.refusals, 0)
+
+    @defer.inlineCallbacks
+    def wholeGame(self, players: int) -> Any:
+        """``players`` library clients play by the rules to FINISH 0; the record replays."""
+        clients = [Client(players, seed) for seed in range(players)]
+        yield self.play(*clients)
+        boards = {tuple(sorted(c.board.items())) for c in clients}
+        self.assertEqual(len(boards), 1)
+        for client in clients:
+            self.assertEqual(client.finishedBy, 0)
+            self.assertEqual((client.refusals, client.noops), (0, 0))
+            self.assertEqual(len(client.opponents), players - 1)
+        moves = len(clients[0].board) - 1
+        self.assertEqual(sum(c.movesPlayed for c in clients), moves)
+        [record] = self.records()
+        self.assertEqual((record.status, len(record.actions)), ("finished", moves))
+        factory = self.server.hub.registry.get("carcassonne")
+        assert factory is not None
+        self.assertEqual(list(replay(factory, record).instructions().game_state.scores),
+                         record.scores)
+
+    def test_two(self) -> Any:
+        return self.wholeGame(2)
+
+    def test_four(self) -> Any:
+        return self.wholeGame(4)
+
+    def test_five(self) -> Any:
+        return self.wholeGame(5)
+
+    @defer.inlineCallbacks
+    def test_sixth(self) -> Any:
+        """While five play a refereed game, a sixth client is alone in a new room."""
+        five = [Client(5, seed) for seed in range(5)]
+        for client in five:
+            yield self.connect(client)
+        sixth, seventh = Client(2, 6), Client(2, 7)
+        yield self.connect(sixth)
+        yield defer.gatherResults([c.done for c in five])
+        self.assertEqual(sixth.events, ["alone"])
+        self.assertFalse(sixth.started)
+        yield self.connect(seventh)
+        yield defer.gatherResults([sixth.done, seventh.done])
+        for client in five + [sixth, seventh]:
+            self.assertEqual((client.finishedBy, client.refusals), (0, 0))
+        self.assertEqual(sixth.board, seventh.board)
+        self.assertEqual([r.status for r in self.records()], ["finished", "finished"])
+
+    @defer.inlineCallbacks
+    def test_moveNack(self) -> Any:
+        """A client refuses a refereed move: the game stops for everyone, kept as aborted."""
+
+        class Refuser(Client):
+            def acceptMove(self, move: wire.Move) -> bool:
+                return False
+
+        a, b, refuser = Client(3, 1), Client(3, 2), Refuser(3, 3)
+        yield self.play(a, b, refuser)
+        self.assertEqual((a.finishedBy, b.finishedBy, refuser.finishedBy), (3, 3, 3))
+        self.assertEqual((a.events + b.events).count("stopped"), 1)  # the mover: FINISH only
+        [record] = self.records()
+        self.assertEqual((record.status, record.error), ("aborted", "player 3 refused move 1"))
+        self.assertEqual(len(record.actions), 1)
+
+    @defer.inlineCallbacks
+    def test_closeMidGame(self) -> Any:
+        """
+        A client says CLOSE after its first move: the others hear CLOSE 2, a
+        bot takes its seat and the game goes on to FINISH 0, every move refereed.
+        """
+
+        class Quitter(Client):
+            def moveAccepted(self, board: Any) -> None:
+                self.sendMessage(wire.Close(0))
+                self.transport.loseConnection()  # type: ignore[union-attr]
+
+        a, quitter, c = Client(3, 1), Quitter(3, 2), Client(3, 3)
+        yield self.play(a, quitter, c)
+        for client in (a, c):
+            self.assertIn(("left", 2), client.events)
+            self.assertEqual((client.finishedBy, client.refusals), (0, 0))
+        self.assertEqual(a.board, c.board)
+        self.assertEqual(quitter.movesPlayed, 1)
+        moves = len(a.board) - 1
+        self.assertGreater(moves - a.movesPlayed - c.movesPlayed, 1)  # the bot played seat 2
+        [record] = self.records()
+        self.assertEqual((record.status, len(record.actions)), ("finished", moves))

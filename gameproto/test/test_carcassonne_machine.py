@@ -6,6 +6,8 @@ allow, timeouts, departures, the referee and bots.
 
 from __future__ import annotations
 
+from twisted.internet.error import ConnectionDone
+from twisted.python.failure import Failure
 from twisted.trial.unittest import SynchronousTestCase
 
 from gameproto.carcassonne import wire
@@ -133,6 +135,13 @@ class HelloTests(Base):
         self.clock.advance(SETTINGS.timeout)
         self.assertTrue(conn.closed)
 
+    def test_goneBeforeHello(self) -> None:
+        """A connection gone before its HELLO leaves no timer behind."""
+        conn = Conn(self.server)
+        self.assertEqual(len(self.clock.getDelayedCalls()), 1)
+        conn.protocol.connectionLost(Failure(ConnectionDone()))
+        self.assertEqual(self.clock.getDelayedCalls(), [])
+
     def test_closeBeforeStart(self) -> None:
         """CLOSE n goes to the others; the place is free again."""
         a, b, c = self.join(3)
@@ -245,7 +254,9 @@ class GameTests(Base):
         """CLOSE n mid-game: relayed, the player removed, the turn goes on."""
         a, b, c = self.start(3)
         a.say(Close(0))
-        self.assertEqual(b.received(), [Close(1), Token(b.protocol.player.room.game.token)])  # type: ignore[union-attr]
+        close, token = b.received()
+        self.assertEqual(close, Close(1))
+        self.assertIsInstance(token, Token)
         self.assertEqual(c.received(), [Close(1)])
 
     def test_lastPlayerLeft(self) -> None:
@@ -475,6 +486,13 @@ class RulesEngineTests(Base):
                   registry=EngineRegistry({"carcassonne": CARCASSONNE}))
         self.server = CarcassonneServer(self.settings, hub=hub)
 
+    def test_noPageNoZones(self) -> None:
+        """A table of TCP clients alone asks its CLICKs without the page's zones."""
+        self.start(2)
+        clicks = [r for r in self.table().engine.instructions().requested_actions
+                  if r.type == "CLICK"]
+        self.assertEqual([r.zones for r in clicks], [None])
+
     def test_guestSteps(self) -> None:
         """A guest's move made in the page's steps is relayed as one MOVE."""
         a = Conn(self.server)
@@ -485,6 +503,9 @@ class RulesEngineTests(Base):
         got = a.received()
         token = got[-1]
         assert isinstance(token, Token)
+        clicks = [r for r in self.table().engine.instructions().requested_actions
+                  if r.type == "CLICK"]
+        self.assertTrue(all(r.zones is not None for r in clicks))  # the page outlines them
         a.say(move(72, 74, token.token, tile="tile-u"))
         self.assertEqual(a.received(), [MoveNack()])  # not next to the board
         a.say(move(72, 73, token.token, tile="tile-u"))

@@ -75,6 +75,14 @@ class ReaderTests(SynchronousTestCase):
         self.assertEqual(reader.feed(b"11\nMOVEACK\n"), [wire.MoveAck()])
         self.assertEqual(reader.buffered, 0)
 
+    def test_tooLongThenMore(self) -> None:
+        """The skipped line's LF and what follows it in the same bytes are kept apart."""
+        reader = wire.Reader()
+        out = reader.feed(b"X" * 300 + b"\r\nREADY 1\n" + b"Y" * 300 + b"\nMOVEACK\nHEL")
+        self.assertEqual(out, [Malformed("line too long"), wire.Ready(1),
+                               Malformed("line too long"), wire.MoveAck()])
+        self.assertEqual(reader.buffered, 3)
+
 
 class PropertyTests(SynchronousTestCase):
     @given(messages)

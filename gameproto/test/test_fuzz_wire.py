@@ -394,22 +394,8 @@ class EngineJsonFuzz(WireFuzz):
         await self.fuzzed(engine_lines, self.port("engine"), self.wellBehaved)
 
 
-CARCASSONNE_TIMEOUT = 1.0
-"""
-The Carcassonne service's time for each step (``--carcassonne-timeout``),
-short: a connection closed before its HELLO keeps its timer until then (see
-L{CarcassonneKnownFaultTests}), so the tests wait that long before they end.
-"""
-
-
 class CarcassonneFuzz(WireFuzz):
     ports = ("web", "carcassonne")
-    options = ("--carcassonne-timeout", str(CARCASSONNE_TIMEOUT))
-
-    async def fuzzed(self, strategy: st.SearchStrategy[bytes], port: int,
-                     wellBehaved: Callable[[], Any], **kwargs: Any) -> None:
-        await super().fuzzed(strategy, port, wellBehaved, **kwargs)
-        await deferLater(reactor, CARCASSONNE_TIMEOUT + 0.2, lambda: None)
 
     async def wellBehaved(self) -> None:
         probe = await connect(self.port("carcassonne"))
@@ -432,16 +418,15 @@ def carcassonneTimers() -> list[Any]:
     return [call for call in calls if getattr(call.func, "__qualname__", "") == "Deadline._fire"]
 
 
-class CarcassonneKnownFaultTests(WireFuzz):
-    """What the Carcassonne fuzz found, in the protocol's own files: to fix there."""
+class CarcassonneEarlyCloseTests(WireFuzz):
+    """What the Carcassonne fuzz found: a connection gone before HELLO keeps no timer."""
 
     ports = ("web", "carcassonne")
 
     async def test_timerAfterEarlyClose(self) -> None:
         """
-        A connection closed before its HELLO leaves its timer (C{--carcassonne-timeout},
-        60 seconds by default) running: the machine's C{connected} state goes to
-        C{closed} on connectionLost without cancelling it.
+        A connection closed before its HELLO leaves no timer
+        (C{--carcassonne-timeout}, 60 seconds by default) running.
         """
         before = set(carcassonneTimers())
         probe = await connect(self.port("carcassonne"))
@@ -451,9 +436,6 @@ class CarcassonneKnownFaultTests(WireFuzz):
         for call in left:
             call.cancel()
         self.assertEqual(left, [])
-
-    test_timerAfterEarlyClose.todo = (  # type: ignore[attr-defined]
-        "gameproto/carcassonne/machine.py: connected.upon(connectionLost) cancels no timer")
 
 
 def upgraded(probe: Probe) -> bool:

@@ -771,6 +771,24 @@ class EngineTests(SynchronousTestCase):
         self.assertEqual(game.turn, 1)
         self.assertIsInstance(game.decodeAction(1, {"type": "CLICK", "x": -5, "y": -5}), Errors)
 
+    def test_pageTargetsOff(self) -> None:
+        """
+        Without the page's targets the CLICK asked has no zones; a click is
+        decoded as with them, and the named pile's tile is the first that fits.
+        """
+        shown, bare = _start(), _start()
+        bare.pageTargets = False
+        [click] = [r for r in bare.instructions().requested_actions if r.type == "CLICK"]
+        self.assertIsNone(click.zones)
+        [lit] = [r for r in shown.instructions().requested_actions if r.type == "CLICK"]
+        assert lit.zones
+        self.assertEqual(bare.tile, shown.tile)
+        self.assertEqual(bare.tile, min(t for t, n in bare.remaining.items()
+                                        if n > 0 and bare.board.placeable(t)))
+        for zone in lit.zones:
+            action = {"type": "CLICK", "x": zone.x + 1, "y": zone.y + 1}
+            self.assertEqual(bare.decodeAction(0, action), shown.decodeAction(0, action))
+
     def test_namedPileCycles(self) -> None:
         game = _start(pile="named")
         first = game.tile
