@@ -17,4 +17,4 @@ def connect4WebSocket(
     ``server``'s games; ``factory`` builds their protocols (a factory whose
     ``protocol`` is a subclass, say), by default a L{Connect4ServerFactory}.
     """
-    return MessageWebSocketResource(factory or Connect4ServerFactory(server), wire.MAX_MESSAGE)
+    return MessageWebSocketResource(factory or Connect4ServerFactory(server), wire.WEBSOCKET_MAX_MESSAGE)

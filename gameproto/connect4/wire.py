@@ -50,6 +50,13 @@ L{NickTooLong} (the server answers ERR_INVALID_NICK and closes).
 MAX_MESSAGE: Final = 1 + CONNECT_NICK_LIMIT + len(CRLF)
 """No message is longer than this."""
 
+WEBSOCKET_MAX_MESSAGE: Final = 4096
+"""
+The largest WebSocket message the protocol reads (past it: close code
+1009).  Above L{MAX_MESSAGE}, so that a CONNECT of a few KiB still reaches
+the codec and gets ERR_INVALID_NICK, as over TCP.
+"""
+
 _NICK = re.compile(rb"[A-Za-z0-9_-]{1,16}")
 _NICK_CHARS = re.compile(rb"[A-Za-z0-9_-]*")
 

@@ -239,7 +239,7 @@ class WebSocketTests(LoopbackMixin, TestCase):
     def test_webSocketAgainstTCP(self) -> Any:
         script = {0: [0, 0, 0, 0], 1: [1, 1, 1]}
         web, tcp = ScriptedClient("webby", script), ScriptedClient("tcpy", script)
-        yield connectMessageProtocol(reactor, self.url, web, wire.MAX_MESSAGE)
+        yield connectMessageProtocol(reactor, self.url, web, wire.WEBSOCKET_MAX_MESSAGE)
         yield self.connect(tcp)
         yield defer.gatherResults([web.done, tcp.done])
         self.assertEqual(web.events[-1], ("end", 0))
@@ -294,12 +294,13 @@ class WebSocketTests(LoopbackMixin, TestCase):
     @defer.inlineCallbacks
     def test_longConnectInOneMessage(self) -> Any:
         """
-        A CONNECT within the WebSocket cap (259 bytes) but past the codec's
+        A CONNECT within the WebSocket cap (4096 bytes) but past the codec's
         256 bytes of nick: ERR_INVALID_NICK, as over TCP, then the close.
         """
-        received = yield self.rawExchange(
-            lambda t: t.sendBytesMessage(b"0" + b"a" * (wire.CONNECT_NICK_LIMIT + 2)))
-        self.assertEqual(received, [b"7\r\n"])
+        for size in (wire.CONNECT_NICK_LIMIT + 2, 1000, wire.WEBSOCKET_MAX_MESSAGE - 3):
+            received = yield self.rawExchange(
+                lambda t: t.sendBytesMessage(b"0" + b"a" * size + b"\r\n"))
+            self.assertEqual(received, [b"7\r\n"], size)
         self.assertEqual(self.server.nicks, {})
 
     @defer.inlineCallbacks
@@ -338,7 +339,7 @@ class WebSocketTests(LoopbackMixin, TestCase):
                 self.ws.receive_data(data)
                 for event in self.ws.events():
                     if isinstance(event, AcceptConnection):
-                        for _ in range(4):
+                        for _ in range(wire.WEBSOCKET_MAX_MESSAGE // 200 + 1):
                             self.transport.write(self.ws.send(
                                 BytesMessage(b"0" + b"a" * 200, message_finished=False)))
                     elif isinstance(event, CloseConnection):
