@@ -523,9 +523,13 @@ function describeError(error) {
     case "UNEXPECTED_ARGUMENT":
       return `The engine has no parameter “${error.argname}” (given ${value(error.value)}).`;
     case "UNEXPECTED_ACTION":
-      return `This action was not asked of ${playerName(error.player)}: ${describeAction(error.action)}.`;
+      return error.player === undefined
+        ? `This action was not asked for: ${describeAction(error.action)}.`
+        : `This action was not asked of ${playerName(error.player)}: ${describeAction(error.action)}.`;
     case "MISSING_ACTION":
-      return `${playerName(error.player)} did not act in time.`;
+      return error.player === undefined
+        ? "An action was not made in time."
+        : `${playerName(error.player)} did not act in time.`;
     case "WRONG_ACTION": {
       const clicked = error.action && typeof error.action === "object" && error.action.type === "CLICK";
       const why = {
