@@ -18,6 +18,7 @@ from twisted.internet.task import Clock
 from twisted.trial.unittest import SynchronousTestCase
 
 from gameproto.engine.record import replay
+from gameproto.test import sourceTree
 from gameproto.games import tarot
 from gameproto.games.tarot import TAROT, TarotGame
 from gameproto.maitretarot.protocol import discardFault
@@ -26,7 +27,7 @@ from gameproto.maitretarot.server import TarotServer, TarotServerFactory, TarotS
 from .tarot_helpers import PAUSE, DocPeer, settle
 from .test_games_tarot import PETIT_SEC_SEED
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "protocols" / "maitretarot.md"
+DOC = (sourceTree() or Path(__file__).resolve().parents[2]) / "docs" / "protocols" / "maitretarot.md"
 
 
 class FixedSeed(random.Random):
