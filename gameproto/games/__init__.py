@@ -9,6 +9,7 @@ def engines() -> list[EngineFactory]:
     """Every game gameproto has, as engine factories (the hub's built-in registry)."""
     from gameproto.games.carcassonne import CARCASSONNE
     from gameproto.games.connect4 import ENGINE as CONNECT4
+    from gameproto.games.doppelkopf import DOPPELKOPF
     from gameproto.games.tarot import TAROT
 
-    return [CONNECT4, TAROT, CARCASSONNE]
+    return [CONNECT4, TAROT, CARCASSONNE, DOPPELKOPF]

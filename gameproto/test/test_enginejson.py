@@ -146,7 +146,7 @@ class GameTests(SynchronousTestCase):
         client = Harness().connect()
         (hello,) = client.received()
         self.assertEqual(hello, {"type": "hello", "protocol": "gameproto engine JSON 1",
-                                 "engines": ["carcassonne", "connect4", "tarot"]})
+                                 "engines": ["carcassonne", "connect4", "doppelkopf", "tarot"]})
 
     def test_playAgainstBot(self) -> None:
         """Created with a bot, the player plays clicks to the end of the game."""

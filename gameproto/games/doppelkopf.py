@@ -1,0 +1,2450 @@
+"""Doppelkopf for four, as FreeDoko 0.7.13 plays it: the rules, a bot, and the game engine.
+
+The game follows the program FreeDoko (its default "tournament" rules: with
+nines, dollen, Re/Kontra by the club queens) so that a server using this
+module agrees with real FreeDoko programs on every dealt card, every trick
+and every score.  Where the behaviour was read from the program, the comment
+says ``FREEDOKO:``; where the engine had to choose, ``RULE:``.
+
+Pure and deterministic: no I/O, no clock, no global random state.  The only
+randomness is the party's seed (``initvalues["seed"]``); every game's hands
+follow from it by FreeDoko's own generator (L{dealHands}, L{seedNext}).
+
+Cards are their names on FreeDoko's wire: ``"club queen"``, ``"diamond nine"``.
+Seats are FreeDoko's player numbers 0..3.
+
+RULE: where the engine had to choose:
+
+- The party's ``game_state`` scores are zero-sum (Re +x, Kontra -x each; a
+  soloist three times); FreeDoko's own ``counting`` points are kept beside
+  them (``GameSummary.freedokoPoints``).
+- A trick is taken the moment its fourth card is played: an announcement
+  then counts as made with the next trick open (FreeDoko also allows it
+  then; only in the instant of the full trick is it one trick stricter).
+- Announcements, swines and hyperswines may come from any seat at any time
+  the rules allow; they are never *requested* (no turn clock runs for them).
+- A silent marriage is hidden from the other seats until the game ends, and
+  no game's seed is shown during a party (the next hands follow from it).
+- Not played: duty soli, ``points limited``, knocking, ``announcement strict
+  limit``, ``announcement till full trick``, ``swine only second``, the
+  double fox and double charlie extra points.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from gameproto.engine.contract import (
+    JSON,
+    BadFormat,
+    Bot,
+    Display,
+    Errors,
+    Event,
+    GameState,
+    IncorrectValue,
+    Instructions,
+    Parameter,
+    RequestedAction,
+    Seat,
+    UnexpectedAction,
+    WrongAction,
+    WrongActionSubtype,
+    Zone,
+    checkAction,
+    checkParameters,
+    drawSeed,
+)
+
+# -- cards -------------------------------------------------------------------
+
+PLAYERS = 4
+TRICKS = 12
+COLORS = ("club", "spade", "heart", "diamond")
+VALUES = ("nine", "jack", "queen", "king", "ten", "ace")
+POINTS = {"nine": 0, "jack": 2, "queen": 3, "king": 4, "ten": 10, "ace": 11}
+"""Card points by value; FreeDoko compares plain color cards by these numbers too."""
+COLOR_RANK = {"diamond": 0, "heart": 1, "spade": 2, "club": 3}
+"""FreeDoko's color order (club highest) for queens, jacks and the soli."""
+
+DECK_ORDER: tuple[str, ...] = tuple(
+    f"{c} {v}" for c in COLORS for v in ("ace", "king", "queen", "jack", "ten")
+) + tuple(f"{c} nine" for c in COLORS)
+"""FreeDoko's card list (Rule::cards): per color ace king queen jack ten, then the nines."""
+
+CARDS = frozenset(DECK_ORDER)
+CLUB_QUEEN = "club queen"
+DOLLE = "heart ten"
+CHARLIE = "club jack"
+
+RANDOM_MODULUS = 279841
+"""FreeDoko's pseudo random numbers: r = (7200 r + 100) mod 279841."""
+SEED_LIMIT = RANDOM_MODULUS - 1
+SEED_STEPS = 49
+
+
+_COLOR_OF = {c: c.split(" ", 1)[0] for c in CARDS}
+_VALUE_OF = {c: c.split(" ", 1)[1] for c in CARDS}
+_POINTS_OF = {c: POINTS[_VALUE_OF[c]] for c in CARDS}
+_COLOR_INDEX = {c: i for i, c in enumerate(COLORS)}
+
+
+def colorOf(card: str) -> str:
+    return _COLOR_OF[card]
+
+
+def valueOf(card: str) -> str:
+    return _VALUE_OF[card]
+
+
+def cardPoints(card: str) -> int:
+    return _POINTS_OF[card]
+
+
+def countPoints(cards: Iterable[str]) -> int:
+    points = _POINTS_OF
+    return sum(points[c] for c in cards)
+
+
+def _nextRandom(r: int) -> int:
+    return (7200 * r + 100) % RANDOM_MODULUS
+
+
+def deckFor(withNines: bool = True) -> tuple[str, ...]:
+    """FreeDoko's deck order: its card list (without nines: no nines) twice."""
+    one = DECK_ORDER if withNines else tuple(c for c in DECK_ORDER if valueOf(c) != "nine")
+    return one + one
+
+
+def dealHands(seed: int, startplayer: Seat, withNines: bool = True) -> tuple[tuple[str, ...], ...]:
+    """
+    FREEDOKO (Game::distributecards): the generator is set to the seed
+    (reduced below 279840 as Party::set_seed does), then the four hands draw
+    in turn, each at index ``r % n`` of the remaining cards, ``r`` the next
+    number; hand ``p`` goes to seat ``(p + startplayer) % 4``.
+    """
+    r = seed % SEED_LIMIT
+    cards = list(deckFor(withNines))
+    hands: list[list[str]] = [[] for _ in range(PLAYERS)]
+    while cards:
+        for hand in hands:
+            r = _nextRandom(r)
+            hand.append(cards.pop(r % len(cards)))
+    seated: list[tuple[str, ...]] = [()] * PLAYERS
+    for p in range(PLAYERS):
+        seated[(p + startplayer) % PLAYERS] = tuple(hands[p])
+    return tuple(seated)
+
+
+def seedNext(seed: int, used: Iterable[int] = ()) -> int:
+    """
+    FREEDOKO (Party::seed_next): 49 steps of the generator on, then, while
+    the new seed lies within 49 steps of a finished game's seed, one more.
+    """
+    r = seed
+    for _ in range(SEED_STEPS):
+        r = _nextRandom(r)
+    usedSeeds = list(used)
+    while True:
+        clash = False
+        for old in usedSeeds:
+            s = old
+            for _ in range(SEED_STEPS):
+                if s == r:
+                    clash = True
+                    break
+                s = _nextRandom(s)
+            if clash:
+                break
+        if not clash:
+            return r
+        r += 1
+
+
+# -- rules -------------------------------------------------------------------
+
+DEFAULT_RULES_TEXT = """\
+number of rounds limited = true
+  number of rounds = 20
+points limited = false
+  points = 40
+number of duty soli = 0
+  number of duty color soli = 0
+  number of duty picture soli = 0
+offer duty solo = true
+lustsolo player leads = true
+solo always counts triple = false
+number of players = 4
+number of players in game = 4
+show if valid = true
+show all hands = true
+show tricks number = 12
+show tricks in trickpiles = true
+show trickpiles points = true
+show known teams in game = true
+show soloplayer in game = true
+card hint = true
+take back tricks = false
+with nines = true
+bock = true
+  bock multiplier = 2
+  append bock = false
+  bock after 120-120 = true
+  bock after lost solo = false
+  bock after lost re/contra = false
+  bock after heart trick = false
+  bock after black game = false
+throw with nines = true
+min number of throwing nines = 5
+throw with kings = false
+min number of throwing kings = 5
+throw with nines and kings = false
+min number of throwing nines and kings = 7
+throw with richness = false
+min richness for throwing = 70
+poverty = true
+  poverty shift = true
+  poverty shift only trump = false
+  poverty fox do not count = false
+  poverty fox shift extra = false
+  poverty fox shift open = false
+  throw with one trump = false
+  throw when fox highest trump = false
+marriage determination = 12
+  marriage first foreign = true
+  marriage first color = true
+  marriage first single color = true
+  marriage first trump = true
+  marriage first one decides = false
+  marriage before poverty = false
+genscher = false
+solo = true
+  solo jack = true
+  solo queen = true
+  solo king = true
+  solo queen jack = true
+  solo king jack = true
+  solo king queen = true
+  solo koehler = true
+  solo color = true
+  solo meatless = true
+  throwing before solo = false
+dollen = true
+  dollen second over first = true
+  dollen contrary in last trick = false
+  dollen first over second with swines = false
+swines = true
+  swines in solo = true
+  swines in poverty = true
+  swines announcement begin = true
+  swine only second = false
+hyperswines = false
+  hyperswines in solo = true
+  hyperswines in poverty = true
+  hyperswines announcement begin = true
+  swines and hyperswines joint = false
+# Extrapoints:
+extrapoint catch fox = true
+extrapoint catch fox last trick = false
+extrapoint fox last trick = true
+extrapoint double fox last trick = false
+extrapoint dolle jabs dolle = false
+extrapoint heart trick = false
+extrapoint charlie = true
+extrapoint catch charlie = true
+extrapoint double charlie = false
+extrapoint catch double charlie = false
+extrapoint catch charlie only with diamond queen = false
+announcement first trick thirty points = true
+announcement first trick thirty points only first = false
+announcement first trick thirty points only re/contra = true
+announcement first trick thirty points in marriage = true
+announcement re/contra doubles = true
+announcement contra doubles against re = false
+# till when to make the announcements:
+knocking = false
+announcement no 120 = 11
+announcement no 90 = 9
+announcement no 60 = 6
+announcement no 30 = 3
+announcement no 0 = 3
+last announcement = 3
+announcement till full trick = false
+announcement reply = true
+announcement strict limit = false
+# number of same cards = 2
+# number of card colors = 4
+# number of card tcolors = 5
+# number of card values = 6
+# number of cards = 48
+# number of teams = 2
+# number of players per team = 2
+# number of tricks in game = 12
+counting = plus
+"""
+"""The rules block the real FreeDoko 0.7.13 parent sends with its defaults (transcripts)."""
+
+
+def _parseRuleLines(text: str) -> list[tuple[str, str]]:
+    entries: list[tuple[str, str]] = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        name, _, value = line.partition("=")
+        entries.append((name.strip(), value.strip()))
+    return entries
+
+
+@attrs.frozen(cache_hash=True)
+class Rules:
+    """
+    FreeDoko rules as its rule files write them: ``name = value`` lines,
+    ``#`` comments, leading spaces, booleans ``true``/``false``.  Every name
+    is kept, the unknown ones too (L{text} writes them back); the defaults
+    are FreeDoko's, as its parent sends them.
+    """
+
+    entries: tuple[tuple[str, str], ...]
+    _index: dict[str, str] = attrs.field(init=False, eq=False, repr=False, hash=False)
+    _flags: dict[str, bool] = attrs.field(init=False, eq=False, repr=False, hash=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "_index", dict(self.entries))
+        object.__setattr__(self, "_flags", {})
+
+    @classmethod
+    def default(cls) -> Rules:
+        return _DEFAULT_RULES
+
+    @classmethod
+    def parse(cls, text: str, base: Rules | None = None) -> Rules:
+        """The rules of ``text`` over ``base`` (default: FreeDoko's defaults)."""
+        start = base if base is not None else _DEFAULT_RULES
+        values = dict(start.entries)
+        order = [name for name, _ in start.entries]
+        for name, value in _parseRuleLines(text):
+            if name not in values:
+                order.append(name)
+            values[name] = value
+        return cls(tuple((name, values[name]) for name in order))
+
+    def value(self, name: str, default: str = "") -> str:
+        return self._index.get(name, default)
+
+    def rawFlag(self, name: str) -> bool:
+        """A boolean rule as written (``true``/``yes``/``1``); absent: false."""
+        return self.value(name, "false").lower() in ("true", "yes", "1")
+
+    def flag(self, name: str) -> bool:
+        """
+        A boolean rule in effect: as written, and only where the rules it
+        depends on allow it (FREEDOKO Rule::dependencies: ``extrapoint heart
+        trick`` only without nines, ``swines in solo`` only with color soli...).
+        """
+        known = self._flags.get(name)
+        if known is None:
+            depends = _DEPENDENCIES.get(name)
+            known = self.rawFlag(name) and (depends is None or depends(self))
+            self._flags[name] = known
+        return known
+
+    def number(self, name: str, default: int = 0) -> int:
+        try:
+            return int(self.value(name, str(default)))
+        except ValueError:
+            return default
+
+    def with_(self, **changes: Any) -> Rules:
+        """These rules with ``changes`` (``dollen_second_over_first=False``: underscores are spaces)."""
+        text = "\n".join(
+            f"{k.replace('_', ' ')} = {str(v).lower() if isinstance(v, bool) else v}"
+            for k, v in changes.items())
+        return Rules.parse(text, self)
+
+    def text(self) -> str:
+        """The rule-file form (booleans ``true``/``false``), every name kept."""
+        return "".join(f"{name} = {value}\n" for name, value in self.entries)
+
+    def asDict(self) -> dict[str, str]:
+        return dict(self.entries)
+
+
+def _any(*names: str) -> Callable[[Rules], bool]:
+    return lambda r: any(r.flag(n) for n in names)
+
+
+def _all(*names: str) -> Callable[[Rules], bool]:
+    return lambda r: all(r.flag(n) for n in names)
+
+
+_DEPENDENCIES: dict[str, Callable[[Rules], bool]] = {
+    "append bock": _all("bock"), "bock after 120-120": _all("bock"),
+    "bock after lost solo": _all("bock"), "bock after heart trick": _all("bock"),
+    "bock after black game": _all("bock"),
+    "bock after lost re/contra": lambda r: r.flag("bock") and not r.flag("knocking"),
+    "throw with nines": _all("with nines"), "throw with nines and kings": _all("with nines"),
+    "poverty shift": _all("poverty"), "poverty shift only trump": _all("poverty shift"),
+    "poverty fox shift open": _all("poverty shift"), "throw with one trump": _all("poverty shift"),
+    "poverty fox do not count": _all("poverty"),
+    "poverty fox shift extra": lambda r: (r.flag("poverty fox do not count")
+                                          and not r.flag("poverty shift only trump")),
+    "marriage before poverty": _all("poverty"),
+    "genscher": lambda r: r.flag("with nines") or not r.flag("hyperswines"),
+    "solo jack": _all("solo"), "solo queen": _all("solo"), "solo king": _all("solo"),
+    "solo queen jack": _all("solo"), "solo king jack": _all("solo"),
+    "solo king queen": _all("solo"), "solo koehler": _all("solo"), "solo color": _all("solo"),
+    "solo meatless": _all("solo"),
+    "throwing before solo": lambda r: r.flag("solo") and (
+        _any("throw with nines", "throw with kings", "throw with nines and kings",
+             "throw with richness", "throw with one trump", "throw when fox highest trump")(r)
+        or (r.flag("poverty") and not r.flag("poverty shift"))),
+    "dollen second over first": _all("dollen"), "dollen contrary in last trick": _all("dollen"),
+    "dollen first over second with swines": lambda r: r.flag("dollen") and r.flag("swines") and (
+        r.flag("dollen second over first") or r.flag("dollen contrary in last trick")),
+    "swines announcement begin": lambda r: r.flag("swines") and not r.rawFlag("swine only second"),
+    "swine only second": lambda r: (r.flag("swines") and not r.rawFlag("swines announcement begin")
+                                    and not r.rawFlag("hyperswines")),
+    "swines in solo": _all("swines", "solo color"),
+    "swines in poverty": _all("swines", "poverty shift"),
+    "hyperswines": lambda r: r.flag("swines") and not r.flag("swine only second"),
+    "hyperswines announcement begin": _all("hyperswines", "swines announcement begin"),
+    "hyperswines in solo": _all("hyperswines", "swines in solo"),
+    "hyperswines in poverty": _all("hyperswines", "swines in poverty"),
+    "swines and hyperswines joint": _all("hyperswines"),
+    "extrapoint catch fox last trick": _all("extrapoint catch fox"),
+    "extrapoint double fox last trick": _all("extrapoint fox last trick"),
+    "extrapoint catch charlie": _all("extrapoint charlie"),
+    "extrapoint double charlie": _all("extrapoint charlie"),
+    "extrapoint catch double charlie": _all("extrapoint double charlie"),
+    "extrapoint catch charlie only with diamond queen": _all("extrapoint catch charlie"),
+    "extrapoint dolle jabs dolle": lambda r: r.flag("dollen") and (
+        r.flag("dollen second over first") or r.flag("dollen contrary in last trick")),
+    "extrapoint heart trick": lambda r: r.flag("dollen") and not r.flag("with nines"),
+    "announcement reply": lambda r: not r.flag("knocking"),
+    "announcement first trick thirty points only first":
+        _all("announcement first trick thirty points"),
+    "announcement first trick thirty points only re/contra":
+        _all("announcement first trick thirty points"),
+    "announcement first trick thirty points in marriage":
+        _all("announcement first trick thirty points"),
+    "announcement contra doubles against re": _all("announcement re/contra doubles"),
+    "points limited": lambda r: r.value("counting", "plus") != "plusminus",
+    "lustsolo player leads": _all("solo"),
+    "solo always counts triple": lambda r: (r.flag("solo")
+                                            and r.value("counting", "plus") != "plusminus"),
+}
+"""FREEDOKO Rule::dependencies: a boolean rule counts only where these hold."""
+
+
+_DEFAULT_RULES = Rules(tuple(_parseRuleLines(DEFAULT_RULES_TEXT)))
+
+
+# -- game types --------------------------------------------------------------
+
+NORMAL = "normal"
+THROWN_NINES = "thrown nines"
+THROWN_KINGS = "thrown kings"
+THROWN_NINES_AND_KINGS = "thrown nines and kings"
+THROWN_RICHNESS = "thrown richness"
+FOX_HIGHEST_TRUMP = "fox highest trump"
+POVERTY = "poverty"
+GENSCHER = "genscher"
+MARRIAGE = "marriage"
+MARRIAGE_SOLO = "marriage solo"
+MARRIAGE_SILENT = "marriage silent"
+SOLO_JACK = "solo jack"
+SOLO_QUEEN = "solo queen"
+SOLO_KING = "solo king"
+SOLO_QUEEN_JACK = "solo queen-jack"
+SOLO_KING_JACK = "solo king-jack"
+SOLO_KING_QUEEN = "solo king-queen"
+SOLO_KOEHLER = "solo koehler"
+SOLO_CLUB = "solo club"
+SOLO_SPADE = "solo spade"
+SOLO_HEART = "solo heart"
+SOLO_DIAMOND = "solo diamond"
+SOLO_MEATLESS = "solo meatless"
+
+COLOR_SOLI = (SOLO_CLUB, SOLO_SPADE, SOLO_HEART, SOLO_DIAMOND)
+PICTURE_SOLI = (SOLO_JACK, SOLO_QUEEN, SOLO_KING, SOLO_QUEEN_JACK, SOLO_KING_JACK,
+                SOLO_KING_QUEEN, SOLO_KOEHLER)
+REAL_SOLI = COLOR_SOLI + PICTURE_SOLI + (SOLO_MEATLESS,)
+THROWN = (THROWN_NINES, THROWN_KINGS, THROWN_NINES_AND_KINGS, THROWN_RICHNESS, FOX_HIGHEST_TRUMP)
+GAME_TYPES = (NORMAL,) + THROWN + (POVERTY, GENSCHER, MARRIAGE, MARRIAGE_SOLO,
+                                   MARRIAGE_SILENT) + REAL_SOLI
+RESERVABLE = (NORMAL,) + THROWN + (POVERTY, GENSCHER, MARRIAGE) + REAL_SOLI
+NORMAL_FAMILY = (NORMAL, POVERTY, MARRIAGE, GENSCHER)
+"""FREEDOKO GAMETYPE::is_normal: where foxes are foxes."""
+NORMAL_TRUMPS = (NORMAL, POVERTY, FOX_HIGHEST_TRUMP, GENSCHER, MARRIAGE, MARRIAGE_SOLO,
+                 MARRIAGE_SILENT)
+
+SOLO_RULES = {
+    SOLO_JACK: "solo jack", SOLO_QUEEN: "solo queen", SOLO_KING: "solo king",
+    SOLO_QUEEN_JACK: "solo queen jack", SOLO_KING_JACK: "solo king jack",
+    SOLO_KING_QUEEN: "solo king queen", SOLO_KOEHLER: "solo koehler",
+    SOLO_CLUB: "solo color", SOLO_SPADE: "solo color", SOLO_HEART: "solo color",
+    SOLO_DIAMOND: "solo color", SOLO_MEATLESS: "solo meatless",
+}
+
+SELECTORS = ("first foreign", "first color", "first trump", "first club", "first spade",
+             "first heart")
+SELECTOR_RULES = {
+    "first foreign": "marriage first foreign", "first color": "marriage first color",
+    "first trump": "marriage first trump", "first club": "marriage first single color",
+    "first spade": "marriage first single color", "first heart": "marriage first single color",
+}
+
+
+def isSolo(gameType: str) -> bool:
+    """FREEDOKO GAMETYPE::is_solo: the real soli and the marriages played alone."""
+    return gameType in REAL_SOLI or gameType in (MARRIAGE_SOLO, MARRIAGE_SILENT)
+
+
+def isRealSolo(gameType: str) -> bool:
+    return gameType in REAL_SOLI
+
+
+def trumpColor(gameType: str) -> str | None:
+    if gameType in COLOR_SOLI:
+        return gameType.split(" ")[1]
+    if gameType in NORMAL_TRUMPS:
+        return "diamond"
+    return None
+
+
+def ruleAllows(rules: Rules, gameType: str) -> bool:
+    """Whether the rules allow a reserved game type (FREEDOKO Rule::operator()(GameType))."""
+    if gameType in SOLO_RULES:
+        return rules.flag("solo") and rules.flag(SOLO_RULES[gameType])
+    return {
+        NORMAL: True, POVERTY: rules.flag("poverty"), MARRIAGE: True,
+        GENSCHER: rules.flag("genscher"),
+        THROWN_NINES: rules.flag("throw with nines"),
+        THROWN_KINGS: rules.flag("throw with kings"),
+        THROWN_NINES_AND_KINGS: rules.flag("throw with nines and kings"),
+        THROWN_RICHNESS: rules.flag("throw with richness"),
+        FOX_HIGHEST_TRUMP: rules.flag("throw when fox highest trump"),
+    }.get(gameType, False)
+
+
+# -- card order --------------------------------------------------------------
+
+
+def _trumpList(gameType: str, withNines: bool, dollen: bool) -> list[str]:
+    """FREEDOKO Game::update_cards: the trumps of a game type, lowest first."""
+    if gameType in NORMAL_TRUMPS or gameType in COLOR_SOLI:
+        color = trumpColor(gameType) or "diamond"
+        low = ([f"{color} nine"] if withNines else []) + [f"{color} king"]
+        if not (color == "heart" and dollen):
+            low.append(f"{color} ten")
+        low.append(f"{color} ace")
+        jacks = [f"{c} jack" for c in ("diamond", "heart", "spade", "club")]
+        queens = [f"{c} queen" for c in ("diamond", "heart", "spade", "club")]
+        return low + jacks + queens + ([DOLLE] if dollen else [])
+    byColor = ("diamond", "heart", "spade", "club")
+    picture = {
+        SOLO_JACK: ("jack",), SOLO_QUEEN: ("queen",), SOLO_KING: ("king",),
+        SOLO_QUEEN_JACK: ("jack", "queen"), SOLO_KING_JACK: ("jack", "king"),
+        SOLO_KING_QUEEN: ("queen", "king"), SOLO_KOEHLER: ("jack", "queen", "king"),
+        THROWN_NINES: ("nine",), THROWN_KINGS: ("king",),
+        THROWN_NINES_AND_KINGS: ("nine", "king"),
+    }
+    if gameType in picture:
+        return [f"{c} {v}" for v in picture[gameType] for c in byColor]
+    if gameType == THROWN_RICHNESS:
+        values = ["jack", "queen", "king", "ten", "ace"]
+        if withNines:
+            values.insert(0, "nine")
+        return [f"{c} {v}" for v in values for c in byColor]
+    return []  # meatless
+
+
+@attrs.frozen
+class CardOrder:
+    """
+    Which cards are trump and which card beats which, for one game type
+    under the rules, with the swines and hyperswines when announced
+    (FREEDOKO Game::less, HandCard::less, Trick::operator+=).
+    """
+
+    gameType: str = NORMAL
+    dollen: bool = True
+    secondOverFirst: bool = True
+    contraryInLastTrick: bool = False
+    firstOverSecondWithSwines: bool = False
+    withNines: bool = True
+    swines: bool = False
+    hyperswines: bool = False
+    rank: Mapping[str, int] = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        trumps = _trumpList(self.gameType, self.withNines, self.hasDollen)
+        swine, hyper = self.swine, self.hyperswine
+        if hyper is not None and hyper in trumps:
+            trumps.remove(hyper)
+            trumps.append(hyper)
+        if swine is not None and swine in trumps:
+            trumps.remove(swine)
+            trumps.insert(len(trumps) - (1 if hyper in trumps else 0), swine)
+        object.__setattr__(self, "rank", {c: i for i, c in enumerate(trumps)})
+
+    @classmethod
+    def of(cls, gameType: str, rules: Rules, swines: bool = False,
+           hyperswines: bool = False) -> CardOrder:
+        return _cardOrder(gameType, rules, swines, hyperswines)
+
+    @property
+    def hasDollen(self) -> bool:
+        return self.dollen and (self.gameType in (NORMAL, POVERTY, GENSCHER, MARRIAGE,
+                                                  MARRIAGE_SOLO, MARRIAGE_SILENT)
+                                or self.gameType in COLOR_SOLI)
+
+    @property
+    def swine(self) -> str | None:
+        if not self.swines:
+            return None
+        color = trumpColor(self.gameType)
+        return None if color is None else f"{color} ace"
+
+    @property
+    def hyperswine(self) -> str | None:
+        if not self.hyperswines:
+            return None
+        color = trumpColor(self.gameType)
+        if color is None:
+            return None
+        return f"{color} nine" if self.withNines else f"{color} king"
+
+    def isTrump(self, card: str) -> bool:
+        return card in self.rank
+
+    def suit(self, card: str) -> str:
+        """The card's suit in this game: ``trump`` or its color."""
+        return "trump" if card in self.rank else _COLOR_OF[card]
+
+    def less(self, a: str, b: str, lastTrick: bool = False) -> bool:
+        """Whether ``b``, played after ``a``, beats it."""
+        rank = self.rank
+        ta, tb = a in rank, b in rank
+        if not ta and not tb:
+            return _COLOR_OF[a] == _COLOR_OF[b] and _POINTS_OF[a] < _POINTS_OF[b]
+        if ta != tb:
+            return tb
+        if a == b == DOLLE and self.hasDollen:
+            if self.firstOverSecondWithSwines and self.swines:
+                return False
+            if self.contraryInLastTrick and lastTrick:
+                return not self.secondOverFirst
+            return self.secondOverFirst
+        return rank[a] < rank[b]
+
+    def isFox(self, card: str) -> bool:
+        """FREEDOKO HandCard::isfox: a trump ace, not a swine, in a normal-like game."""
+        return (self.gameType in NORMAL_FAMILY and valueOf(card) == "ace"
+                and card in self.rank and card != self.swine)
+
+
+@functools.lru_cache(maxsize=512)
+def _cardOrder(gameType: str, rules: Rules, swines: bool, hyperswines: bool) -> CardOrder:
+    return CardOrder(gameType, rules.flag("dollen"), rules.flag("dollen second over first"),
+                     rules.flag("dollen contrary in last trick"),
+                     rules.flag("dollen first over second with swines"),
+                     rules.flag("with nines"), swines, hyperswines)
+
+
+def trickWinner(order: CardOrder, cards: Sequence[str], lastTrick: bool = False) -> int:
+    """The index (in play order) of the card that wins the trick."""
+    best = 0
+    for i in range(1, len(cards)):
+        if order.less(cards[best], cards[i], lastTrick):
+            best = i
+    return best
+
+
+def legalCards(order: CardOrder, hand: Sequence[str], trick: Sequence[str]) -> tuple[str, ...]:
+    """FREEDOKO HandCard::isvalid: follow the led suit (trump is a suit) when you can."""
+    if not trick:
+        return tuple(hand)
+    rank, colors = order.rank, _COLOR_OF
+    first = trick[0]
+    if first in rank:
+        following = tuple(c for c in hand if c in rank)
+    else:
+        led = colors[first]
+        following = tuple(c for c in hand if c not in rank and colors[c] == led)
+    return following if following else tuple(hand)
+
+
+def sortHand(order: CardOrder, hand: Iterable[str]) -> list[str]:
+    """Trumps high to low, then the colors, each high to low."""
+    rank = order.rank
+
+    def key(card: str) -> tuple[int, int, int]:
+        if card in rank:
+            return (0, -rank[card], 0)
+        return (1, _COLOR_INDEX[_COLOR_OF[card]], -_POINTS_OF[card])
+    return sorted(hand, key=key)
+
+
+def countTrumps(hand: Iterable[str], gameType: str = NORMAL, rules: Rules | None = None) -> int:
+    order = CardOrder.of(gameType, rules or _DEFAULT_RULES)
+    return sum(1 for c in hand if order.isTrump(c))
+
+
+def hasPoverty(hand: Sequence[str], rules: Rules) -> bool:
+    """FREEDOKO Hand::has_poverty: at most three trumps (foxes count unless the rules say not)."""
+    if not rules.flag("poverty"):
+        return False
+    order = CardOrder.of(POVERTY, rules)
+    trumps = sum(1 for c in hand if order.isTrump(c))
+    if rules.flag("poverty fox do not count"):
+        trumps -= sum(1 for c in hand if c == "diamond ace")
+    return trumps <= 3
+
+
+def povertyCardCount(hand: Sequence[str], rules: Rules) -> int:
+    """FREEDOKO Hand::numberofpovertycards: how many cards a poverty shifts."""
+    trumps = countTrumps(hand, POVERTY, rules)
+    if rules.flag("poverty shift only trump"):
+        return trumps
+    if not rules.flag("poverty fox do not count"):
+        return 3
+    if not rules.flag("poverty fox shift extra"):
+        return max(3, trumps)
+    return max(3 + sum(1 for c in hand if c == "diamond ace"), trumps)
+
+
+# -- reservations -----------------------------------------------------------
+
+
+@attrs.frozen
+class Reservation:
+    """What a seat reserves: a game type, a marriage selector, swines, hyperswines."""
+
+    gameType: str = NORMAL
+    selector: str | None = None
+    swines: bool = False
+    hyperswines: bool = False
+
+    def wire(self) -> str:
+        """FreeDoko's form: ``marriage, first foreign, swines``."""
+        parts = [self.gameType]
+        if self.gameType == MARRIAGE and self.selector:
+            parts.append(self.selector)
+        if self.swines:
+            parts.append("swines")
+        if self.hyperswines:
+            parts.append("hyperswines")
+        return ", ".join(parts)
+
+    @classmethod
+    def parse(cls, text: str) -> Reservation | None:
+        parts = [p.strip() for p in text.split(",") if p.strip()]
+        if not parts or parts[0] not in RESERVABLE:
+            return None
+        selector = None
+        swines = hyperswines = False
+        for extra in parts[1:]:
+            if extra in SELECTORS:
+                selector = extra
+            elif extra == "swines":
+                swines = True
+            elif extra == "hyperswines":
+                hyperswines = True
+            else:
+                return None
+        if parts[0] == MARRIAGE and selector is None:
+            selector = "first foreign"
+        return cls(parts[0], selector, swines, hyperswines)
+
+
+# -- announcements ------------------------------------------------------------
+
+NO_ANNOUNCEMENT, NO120, NO90, NO60, NO30, NO0, REPLY = range(7)
+ANNOUNCEMENTS = ("no announcement", "no 120", "no 90", "no 60", "no 30", "no 0", "reply")
+_ANNOUNCEMENT_RULES = {NO120: "announcement no 120", NO90: "announcement no 90",
+                       NO60: "announcement no 60", NO30: "announcement no 30",
+                       NO0: "announcement no 0"}
+RE, CONTRA = "re", "contra"
+
+
+def _opposite(team: str) -> str:
+    return CONTRA if team == RE else RE
+
+
+def remainingCards(rules: Rules, announcement: int) -> int:
+    """FREEDOKO Rule::remaining_cards: the cards a hand must still hold to make an announcement."""
+    name = _ANNOUNCEMENT_RULES.get(announcement)
+    if name is None:
+        return 10**6
+    return rules.number(name, {NO120: 11, NO90: 9, NO60: 6, NO30: 3, NO0: 3}[announcement])
+
+
+def announcementNumber(name: str) -> int | None:
+    """An announcement's number from its wire name (FreeDoko's ``re``/``contra`` spellings too)."""
+    name = name.strip().lower()
+    if name in ("re", "contra", "kontra"):
+        return NO120
+    if name in ANNOUNCEMENTS:
+        return ANNOUNCEMENTS.index(name)
+    return None
+
+
+# -- one game ----------------------------------------------------------------
+
+RESERVING = "reservation"
+POVERTY_SHIFT = "poverty shift"
+POVERTY_ANSWER = "poverty answer"
+POVERTY_RETURN = "poverty return"
+PLAYING = "play"
+FINISHED = "finished"
+
+
+@attrs.frozen
+class Trick:
+    """A full trick: who led, the four cards in play order, who won it."""
+
+    leader: Seat
+    cards: tuple[str, ...]
+    winner: Seat
+
+    def seatOf(self, index: int) -> Seat:
+        return (self.leader + index) % PLAYERS
+
+    def points(self) -> int:
+        return countPoints(self.cards)
+
+    def asJSON(self) -> dict[str, JSON]:
+        return {"leader": self.leader, "cards": list(self.cards), "winner": self.winner}
+
+
+@attrs.frozen
+class Special:
+    """One line of a game's score: its name, the team it counts for, its value."""
+
+    name: str
+    team: str | None
+    value: int = 1
+    seat: Seat | None = None
+    """The seat that scored it (a trick's winner), when it is one seat's."""
+
+    def asJSON(self) -> dict[str, JSON]:
+        return {"name": self.name, "team": self.team, "value": self.value, "seat": self.seat}
+
+
+@attrs.frozen
+class GameSummary:
+    """
+    A finished game's result, as FreeDoko's GameSummary counts it: the
+    ``points`` (the game value, for the winner; with no winner, for Re),
+    the specials that make it, and ``scores``: per seat, zero-sum (Re +x and
+    Kontra -x each, a solo three times for the soloist).  ``freedokoPoints``
+    are FreeDoko's own party points under its counting rule (``plus``: only
+    the winners score).
+    """
+
+    seed: int
+    startplayer: Seat
+    gameType: str
+    soloplayer: Seat | None
+    teams: tuple[str, ...]
+    trickPoints: tuple[int, ...]
+    winner: str | None
+    points: int
+    specials: tuple[Special, ...]
+    announcements: tuple[int, ...]
+    bock: int
+    scores: tuple[int, ...]
+    freedokoPoints: tuple[int, ...]
+    bockTriggers: tuple[str, ...] = ()
+
+    @property
+    def startplayerStays(self) -> bool:
+        return isRealSolo(self.gameType)
+
+    def teamPoints(self, team: str) -> int:
+        return sum(p for p, t in zip(self.trickPoints, self.teams) if t == team)
+
+    def asJSON(self, withSeed: bool = False) -> dict[str, JSON]:
+        """
+        The summary as JSON; the seed only when asked (the next games' hands
+        follow from it, so the seats never see it during a party).
+        """
+        described: dict[str, JSON] = {"seed": self.seed} if withSeed else {}
+        return described | {
+            "startplayer": self.startplayer, "gametype": self.gameType,
+            "soloplayer": self.soloplayer, "teams": list(self.teams),
+            "trickPoints": list(self.trickPoints), "winner": self.winner,
+            "points": self.points, "specials": [s.asJSON() for s in self.specials],
+            "announcements": [ANNOUNCEMENTS[a] for a in self.announcements],
+            "bock": self.bock, "scores": list(self.scores),
+            "freedokoPoints": list(self.freedokoPoints), "bockTriggers": list(self.bockTriggers),
+        }
+
+
+class DoppelkopfGame:
+    """
+    One game of a party, from the deal to the score, as FreeDoko plays it:
+    reservations in turn from the startplayer, the game type they give
+    (Game::init), the poverty shift, the twelve tricks with announcements,
+    and the score (GameSummary::evaluate).  A thrown hand or a poverty
+    nobody takes deals again from the next seed (Game::play).
+
+    Moves are methods that raise L{IllegalMove} and change nothing when
+    refused; every step appends L{Event}s to ``events``.
+    """
+
+    def __init__(self, rules: Rules, seed: int, startplayer: Seat,
+                 usedSeeds: Sequence[int] = (), bock: int = 1) -> None:
+        self.rules = rules
+        self.trickCount = TRICKS if rules.flag("with nines") else 10
+        """12 tricks with nines, 10 without."""
+        self._limits = {a: remainingCards(rules, a) for a in (NO120, NO90, NO60, NO30, NO0)}
+        self._lastAnnouncement = rules.number("last announcement", 3)
+        self._replies = rules.flag("announcement reply")
+        self.startplayer = startplayer
+        self.usedSeeds = tuple(usedSeeds)
+        self.bock = bock
+        self.events: list[Event] = []
+        self.seed = seed % SEED_LIMIT
+        self.redeals: list[tuple[int, str]] = []
+        """Every deal given back: its seed and why."""
+        self.summary: GameSummary | None = None
+        self._deal()
+
+    # -- dealing and reservations ---------------------------------------
+
+    def _deal(self) -> None:
+        self.dealt = dealHands(self.seed, self.startplayer, self.rules.flag("with nines"))
+        self.hands: list[list[str]] = [list(h) for h in self.dealt]
+        self.phase = RESERVING
+        self.reservations: list[Reservation | None] = [None] * PLAYERS
+        self.turn: Seat | None = self.startplayer
+        self.gameType = NORMAL
+        self.soloplayer: Seat | None = None
+        self.selector: str | None = None
+        self.determination: int = 0
+        """FREEDOKO marriage_determination_trickno: the tricks played when the marriage was decided."""
+        self.partner: Seat | None = None
+        self.teams: list[str | None] = [None] * PLAYERS
+        self.swinesOwner: Seat | None = None
+        self.hyperswinesOwner: Seat | None = None
+        self.povertyCards: tuple[str, ...] = ()
+        self.povertyReturned: tuple[str, ...] = ()
+        self.povertyAccepter: Seat | None = None
+        self.povertyDenied: list[Seat] = []
+        self.order = CardOrder.of(NORMAL, self.rules)
+        self.tricks: list[Trick] = []
+        self.trick: list[str] = []
+        self.leader: Seat = self.startplayer
+        self.won: list[list[str]] = [[] for _ in range(PLAYERS)]
+        self.announcements: list[list[tuple[int, int]]] = [[] for _ in range(PLAYERS)]
+        self.events.append(Event("deal", {"startplayer": self.startplayer,
+                                          "redeal": len(self.redeals)}))
+        for seat in range(PLAYERS):
+            self.events.append(Event("hand", list(self.dealt[seat]), seat, frozenset({seat})))
+
+    def _redeal(self, reason: str) -> None:
+        self.events.append(Event("redeal", {"reason": reason, "seat": self.soloplayer}))
+        self.redeals.append((self.seed, reason))
+        self.seed = seedNext(self.seed, self.usedSeeds)
+        self._deal()
+
+    def reserve(self, seat: Seat, reservation: Reservation) -> None:
+        if self.phase != RESERVING or seat != self.turn:
+            raise IllegalMove("not your reservation")
+        if reservation.gameType not in RESERVABLE:
+            raise IllegalMove("unknown game type")
+        if reservation.gameType == MARRIAGE:
+            if reservation.selector not in SELECTORS or not self.rules.flag(
+                    SELECTOR_RULES[reservation.selector]):
+                raise IllegalMove("marriage selector not allowed")
+        self.reservations[seat] = reservation
+        self.events.append(Event("reservation", {"seat": seat, "reservation": reservation.wire()},
+                                 seat))
+        nxt = (seat + 1) % PLAYERS
+        if nxt != self.startplayer:
+            self.turn = nxt
+            return
+        self.turn = None
+        self._decide()
+
+    def _seatsFrom(self, first: Seat) -> list[Seat]:
+        return [(first + i) % PLAYERS for i in range(PLAYERS)]
+
+    def _res(self, seat: Seat) -> Reservation:
+        return self.reservations[seat] or Reservation()
+
+    def _decide(self) -> None:
+        """FREEDOKO Game::init: the game type from the reservations."""
+        rules = self.rules
+        seats = self._seatsFrom(self.startplayer)
+        gameType, solo = NORMAL, None
+        for s in seats:
+            t = self._res(s).gameType
+            if isRealSolo(t) and ruleAllows(rules, t):
+                gameType, solo = t, s
+                break
+        thrown: str | None = None
+        if gameType == NORMAL or rules.flag("throwing before solo"):
+            normal = CardOrder.of(NORMAL, rules)
+            checks: list[tuple[str, Any]] = [
+                (FOX_HIGHEST_TRUMP, lambda h: all(
+                    not (normal.less("diamond ten", c) and not (
+                        valueOf(c) == "ace" and normal.isTrump(c))) for c in h)),
+                (THROWN_NINES, lambda h: sum(valueOf(c) == "nine" for c in h)
+                 >= rules.number("min number of throwing nines", 5)),
+                (THROWN_KINGS, lambda h: sum(valueOf(c) == "king" for c in h)
+                 >= rules.number("min number of throwing kings", 5)),
+                (THROWN_NINES_AND_KINGS, lambda h: sum(valueOf(c) in ("nine", "king") for c in h)
+                 >= rules.number("min number of throwing nines and kings", 7)),
+                (THROWN_RICHNESS, lambda h: countPoints(h)
+                 >= rules.number("min richness for throwing", 70)),
+            ]
+            for kind, test in checks:
+                if not ruleAllows(rules, kind):
+                    continue
+                for s in seats:
+                    if self._res(s).gameType == kind and test(self.hands[s]):
+                        thrown, solo = kind, s
+                        break
+        if thrown is not None:
+            self.soloplayer = solo
+            self.gameType = thrown
+            self.events.append(Event("gametype", {"gametype": thrown, "soloplayer": solo}))
+            self._redeal(thrown)
+            return
+        if gameType == NORMAL:
+            for s in seats:
+                if (self._res(s).gameType == MARRIAGE
+                        and self.hands[s].count(CLUB_QUEEN) == 2):
+                    gameType, solo = MARRIAGE, s
+                    self.selector = self._res(s).selector
+        soloFirst = isRealSolo(gameType) and rules.flag("throwing before solo")
+        if (gameType == NORMAL or soloFirst or (gameType == MARRIAGE
+                                                and not rules.flag("marriage before poverty"))):
+            if rules.flag("poverty"):
+                for s in seats:
+                    if self._res(s).gameType == POVERTY and hasPoverty(self.hands[s], rules):
+                        if soloFirst and rules.flag("poverty shift") and not (
+                                countTrumps(self.hands[s], POVERTY, rules) > 1
+                                and rules.flag("throw with one trump")):
+                            continue   # FREEDOKO: only a thrown poverty goes before a solo
+                        self.gameType, self.soloplayer, self.selector = POVERTY, s, None
+                        self._setOrder()
+                        self._swinesFromReservations()
+                        trumps = countTrumps(self.hands[s], POVERTY, rules)
+                        if not rules.flag("poverty shift") or (
+                                trumps <= 1 and rules.flag("throw with one trump")):
+                            self._redeal(POVERTY)
+                            return
+                        self.teams[s] = RE
+                        self.phase = POVERTY_SHIFT
+                        self.turn = s
+                        self.events.append(Event("gametype", {"gametype": POVERTY,
+                                                              "soloplayer": s}))
+                        return
+        if gameType != MARRIAGE:
+            self.selector = None
+        if gameType == NORMAL:
+            for s in range(PLAYERS):
+                if self.hands[s].count(CLUB_QUEEN) == 2:
+                    gameType, solo = MARRIAGE_SILENT, s
+                    break
+        self.gameType, self.soloplayer = gameType, solo
+        self._setTeams()
+        self._startPlay()
+
+    def _setTeams(self) -> None:
+        t = self.gameType
+        if t == NORMAL:
+            self.teams = [RE if CLUB_QUEEN in h else CONTRA for h in self.hands]
+        elif t == MARRIAGE:
+            self.teams = [RE if s == self.soloplayer else None for s in range(PLAYERS)]
+        elif t == POVERTY:
+            self.teams = [RE if s in (self.soloplayer, self.povertyAccepter) else CONTRA
+                          for s in range(PLAYERS)]
+        else:
+            self.teams = [RE if s == self.soloplayer else CONTRA for s in range(PLAYERS)]
+
+    def _setOrder(self) -> None:
+        self.order = CardOrder.of(self.gameType, self.rules, self.swinesOwner is not None,
+                                  self.hyperswinesOwner is not None)
+
+    # -- swines ------------------------------------------------------------
+
+    def _swinesAllowed(self) -> bool:
+        t = self.gameType
+        if not self.rules.flag("swines"):
+            return False
+        if t == POVERTY:
+            return self.rules.flag("swines in poverty")
+        if t in (NORMAL, GENSCHER, MARRIAGE, MARRIAGE_SOLO, MARRIAGE_SILENT):
+            return True
+        return t in COLOR_SOLI and self.rules.flag("swines in solo")
+
+    def _hyperswinesAllowed(self) -> bool:
+        t = self.gameType
+        if not self.rules.flag("hyperswines") or not self._swinesAllowed():
+            return False
+        if isSolo(t) and not self.rules.flag("hyperswines in solo"):
+            return False
+        return not (t == POVERTY and not self.rules.flag("hyperswines in poverty"))
+
+    def _announceSwines(self, seat: Seat) -> bool:
+        color = trumpColor(self.gameType)
+        if (color is None or not self._swinesAllowed() or self.swinesOwner == seat
+                or self.hands[seat].count(f"{color} ace") != 2):
+            return False
+        self.swinesOwner = seat
+        self._setOrder()
+        self.events.append(Event("swines", {"seat": seat}, seat))
+        return True
+
+    def _announceHyperswines(self, seat: Seat) -> bool:
+        color = trumpColor(self.gameType)
+        if color is None or not self._hyperswinesAllowed() or self.hyperswinesOwner == seat:
+            return False
+        if self.swinesOwner is None or (self.swinesOwner == seat and not self.rules.flag(
+                "swines and hyperswines joint")):
+            return False
+        card = f"{color} nine" if self.rules.flag("with nines") else f"{color} king"
+        if self.hands[seat].count(card) != 2:
+            return False
+        self.hyperswinesOwner = seat
+        self._setOrder()
+        self.events.append(Event("hyperswines", {"seat": seat}, seat))
+        return True
+
+    def _swinesFromReservations(self) -> None:
+        """FREEDOKO Game::test_swines_from_reservations."""
+        for s in range(PLAYERS):
+            res = self._res(s)
+            if res.swines:
+                self._announceSwines(s)
+            if res.hyperswines:
+                self._announceHyperswines(s)
+
+    # -- poverty -------------------------------------------------------------
+
+    def povertyCount(self) -> int:
+        assert self.soloplayer is not None
+        return povertyCardCount(self.hands[self.soloplayer], self.rules)
+
+    def povertyShift(self, seat: Seat, cards: Sequence[str]) -> None:
+        """The poverty player shifts its trumps (and fills up with other cards)."""
+        if self.phase != POVERTY_SHIFT or seat != self.turn:
+            raise IllegalMove("no poverty shift expected")
+        hand = list(self.hands[seat])
+        if len(cards) != self.povertyCount() or not _takeFrom(hand, cards):
+            raise IllegalMove("wrong poverty cards")
+        if any(self.order.isTrump(c) for c in hand):
+            raise IllegalMove("every trump must be shifted")
+        self.hands[seat] = hand
+        self.povertyCards = tuple(cards)
+        self.events.append(Event("poverty shift", {"seat": seat, "cards": len(cards)}, seat))
+        self.events.append(Event("poverty cards", {"seat": seat, "cards": list(cards)}, seat,
+                                 frozenset({seat})))
+        self.phase = POVERTY_ANSWER
+        self.turn = (seat + 1) % PLAYERS
+
+    def povertyAnswer(self, seat: Seat, accept: bool) -> None:
+        if self.phase != POVERTY_ANSWER or seat != self.turn:
+            raise IllegalMove("no poverty answer expected")
+        assert self.soloplayer is not None
+        poor = self.soloplayer
+        if not accept:
+            self.povertyDenied.append(seat)
+            self.events.append(Event("poverty denied", {"seat": seat}, seat))
+            nxt = (seat + 1) % PLAYERS
+            if nxt != poor:
+                self.turn = nxt
+                return
+            self.events.append(Event("poverty denied by all", {"seat": poor}))
+            self.hands[poor].extend(self.povertyCards)
+            self._redeal("poverty denied by all")
+            return
+        if self._res(seat).swines and self.rules.flag("swines announcement begin"):
+            self._announceSwines(seat)
+        if self._res(seat).hyperswines and self.rules.flag("hyperswines announcement begin"):
+            self._announceHyperswines(seat)
+        self.povertyAccepter = seat
+        self.hands[seat].extend(self.povertyCards)
+        self.events.append(Event("poverty accepted", {"seat": seat}, seat))
+        self.events.append(Event("poverty cards", {"seat": poor, "cards": list(self.povertyCards)},
+                                 seat, frozenset({seat})))
+        self.phase = POVERTY_RETURN
+        self.turn = seat
+
+    def povertyReturn(self, seat: Seat, cards: Sequence[str]) -> None:
+        if self.phase != POVERTY_RETURN or seat != self.turn:
+            raise IllegalMove("no poverty return expected")
+        assert self.soloplayer is not None
+        hand = list(self.hands[seat])
+        if len(cards) != len(self.povertyCards) or not _takeFrom(hand, cards):
+            raise IllegalMove("wrong cards returned")
+        poor = self.soloplayer
+        self.hands[seat] = hand
+        self.hands[poor].extend(cards)
+        self.povertyReturned = tuple(cards)
+        trumps = sum(1 for c in cards if self.order.isTrump(c))
+        self.events.append(Event("poverty returned", {"seat": seat, "cards": len(cards),
+                                                      "trumps": trumps}, seat))
+        self.events.append(Event("poverty cards", {"seat": seat, "cards": list(cards)}, seat,
+                                 frozenset({seat, poor})))
+        if self.swinesOwner == poor:
+            self._announceSwines(seat)
+        if self.hyperswinesOwner == poor:
+            self._announceHyperswines(seat)
+        # FREEDOKO: the swines stay with whoever of Re now holds both trump aces
+        if self.swinesOwner is not None and self.swinesOwner in (poor, seat):
+            color = trumpColor(self.gameType)
+            holder = [s for s in range(PLAYERS) if self.hands[s].count(f"{color} ace") == 2]
+            if holder:
+                if holder[0] != self.swinesOwner:
+                    self.swinesOwner = None
+                    self._announceSwines(holder[0])
+            else:
+                self.swinesOwner = None
+                self._setOrder()
+        self._setTeams()
+        self._startPlay()
+
+    # -- play ----------------------------------------------------------------
+
+    def _startPlay(self) -> None:
+        self._setOrder()
+        self._swinesFromReservations()
+        if self.gameType == MARRIAGE_SILENT and self.soloplayer is not None:
+            # a silent marriage is its player's secret: the others see a normal game
+            bride = self.soloplayer
+            self.events.append(Event("gametype", {"gametype": NORMAL, "soloplayer": None,
+                                                  "selector": None},
+                                     audience=frozenset(set(range(PLAYERS)) - {bride})))
+            self.events.append(Event("gametype", {"gametype": self.gameType,
+                                                  "soloplayer": bride, "selector": None},
+                                     audience=frozenset({bride})))
+        else:
+            self.events.append(Event("gametype", {
+                "gametype": self.gameType, "soloplayer": self.soloplayer,
+                "selector": self.selector}))
+        self.phase = PLAYING
+        lead = self.startplayer
+        if (self.rules.flag("lustsolo player leads") and isSolo(self.gameType)
+                and self.soloplayer is not None):
+            lead = self.soloplayer
+        self.leader = lead
+        self.turn = lead
+        self.events.append(Event("game start", {"leader": lead}))
+
+    @property
+    def isLastTrick(self) -> bool:
+        return len(self.tricks) == self.trickCount - 1
+
+    def legalCardsFor(self, seat: Seat) -> tuple[str, ...]:
+        if self.phase != PLAYING or seat != self.turn:
+            return ()
+        return legalCards(self.order, self.hands[seat], self.trick)
+
+    def genscherPossible(self, seat: Seat, card: str) -> bool:
+        """
+        FREEDOKO Game::check_for_genscher: with ``genscher``, playing the first
+        of both trump kings (not in a solo or a poverty) names a new partner.
+        """
+        color = trumpColor(self.gameType)
+        return (self.rules.flag("genscher") and not isSolo(self.gameType)
+                and self.gameType != POVERTY and color is not None
+                and card == f"{color} king" and self.hands[seat].count(card) == 2)
+
+    def playCard(self, seat: Seat, card: str, genscher: Seat | None = None) -> None:
+        """Play ``card``; ``genscher``: the partner named with the first of two trump kings."""
+        if self.phase != PLAYING or seat != self.turn:
+            raise IllegalMove("not your turn")
+        if card not in self.legalCardsFor(seat):
+            raise IllegalMove("card not allowed")
+        if genscher is not None:
+            if (not self.genscherPossible(seat, card) or genscher == seat
+                    or not 0 <= genscher < PLAYERS):
+                raise IllegalMove("no genscher")
+            self._genscher(seat, genscher)
+        self.hands[seat].remove(card)
+        self.trick.append(card)
+        self.events.append(Event("card", {"seat": seat, "card": card}, seat))
+        if len(self.trick) < PLAYERS:
+            self.turn = (seat + 1) % PLAYERS
+            return
+        cards = tuple(self.trick)
+        w = trickWinner(self.order, cards, self.isLastTrick)
+        winner = (self.leader + w) % PLAYERS
+        trick = Trick(self.leader, cards, winner)
+        self.tricks.append(trick)
+        self.won[winner].extend(cards)
+        self.trick = []
+        self.leader = winner
+        self.turn = winner
+        # FREEDOKO Game::evaluatetrick: the marriage and the obliged
+        # announcement come before the full trick is told
+        self._determineMarriage(trick)
+        self._firstTrickThirty(trick)
+        self.events.append(Event("trick", trick.asJSON()))
+        if len(self.tricks) == self.trickCount:
+            self.phase = FINISHED
+            self.turn = None
+            self.summary = self._summarize()
+            self.events.append(Event("game over", self.summary.asJSON()))
+
+    def _genscher(self, seat: Seat, partner: Seat) -> None:
+        self.soloplayer = seat
+        self.partner = partner
+        self.selector = None
+        self.teams = [RE if s in (seat, partner) else CONTRA for s in range(PLAYERS)]
+        self.gameType = GENSCHER
+        self._setOrder()
+        # FREEDOKO: every announcement made so far becomes a plain re/contra
+        for s in range(PLAYERS):
+            if self.announcements[s]:
+                self.announcements[s] = [(NO120, self.announcements[s][0][1])]
+        self.events.append(Event("genscher", {"seat": seat, "partner": partner}, seat))
+
+    # -- swines during the play ----------------------------------------------
+
+    def swinesValid(self, seat: Seat) -> bool:
+        """Swines announced in the play: only without ``swines announcement begin``."""
+        color = trumpColor(self.gameType)
+        return (self.phase == PLAYING and not self.rules.flag("swines announcement begin")
+                and not self.rules.flag("swine only second") and self._swinesAllowed()
+                and color is not None and self.swinesOwner != seat
+                and self.hands[seat].count(f"{color} ace") == 2)
+
+    def hyperswinesValid(self, seat: Seat) -> bool:
+        color = trumpColor(self.gameType)
+        if color is None or self.phase != PLAYING or not self._hyperswinesAllowed():
+            return False
+        card = f"{color} nine" if self.rules.flag("with nines") else f"{color} king"
+        return (not self.rules.flag("hyperswines announcement begin")
+                and self.hyperswinesOwner != seat and self.swinesOwner is not None
+                and (self.swinesOwner != seat
+                     or self.rules.flag("swines and hyperswines joint"))
+                and self.hands[seat].count(card) == 2)
+
+    def announceSwines(self, seat: Seat) -> None:
+        if not self.swinesValid(seat):
+            raise IllegalMove("no swines")
+        self._announceSwines(seat)
+
+    def announceHyperswines(self, seat: Seat) -> None:
+        if not self.hyperswinesValid(seat):
+            raise IllegalMove("no hyperswines")
+        self._announceHyperswines(seat)
+
+    def _determineMarriage(self, trick: Trick) -> None:
+        """FREEDOKO Game::determine_marriage, after each full trick."""
+        if self.gameType != MARRIAGE or self.selector is None:
+            return
+        bride = self.soloplayer
+        k = len(self.tricks)
+        alone = k >= self.rules.number("marriage determination", 12)
+        suit = self.order.suit(trick.cards[0])
+        selected = _isSelector(suit, self.selector)
+        if (self.rules.flag("marriage first one decides") and selected
+                and trick.winner == bride):
+            alone = True
+        if selected and trick.winner != bride:
+            self.partner = trick.winner
+            self.teams = [RE if s in (bride, trick.winner) else CONTRA for s in range(PLAYERS)]
+            self.selector = None
+            self.determination = k
+            self.events.append(Event("marriage", {"seat": bride, "partner": trick.winner}))
+            return
+        if not alone:
+            suits = {self.order.suit(c) for h in self.hands for c in h}
+            left = {
+                "first foreign": True,
+                "first trump": "trump" in suits,
+                "first color": bool(suits & {"club", "spade", "heart"}),
+                "first club": "club" in suits, "first spade": "spade" in suits,
+                "first heart": "heart" in suits,
+            }[self.selector]
+            if not left:
+                alone = True
+        if alone:
+            self.determination = k
+            self.gameType = MARRIAGE_SOLO
+            self._setOrder()
+            self.teams = [RE if s == bride else CONTRA for s in range(PLAYERS)]
+            self.selector = None
+            self.partner = bride
+            self.events.append(Event("marriage", {"seat": bride, "partner": bride}))
+
+    def _firstTrickThirty(self, trick: Trick) -> None:
+        """FREEDOKO Game::evaluatetrick: 30 points in the first trick of a normal game oblige."""
+        rules = self.rules
+        if (self.gameType != NORMAL or len(self.tricks) != 1
+                or not rules.flag("announcement first trick thirty points")
+                or trick.points() < 30):
+            return
+        team = self.teams[trick.winner]
+        if team is None:
+            return
+        own = self.teamAnnouncement(team)
+        if own == NO0:
+            return
+        if rules.flag("announcement first trick thirty points only first") and (
+                self.teamAnnouncement(RE) or self.teamAnnouncement(CONTRA)):
+            return
+        if (rules.flag("announcement first trick thirty points only re/contra")
+                and own != NO_ANNOUNCEMENT):
+            return
+        nxt = min(own + 1, NO0) if own != REPLY else REPLY
+        made = self.announcementValid(trick.winner, nxt)
+        if made:
+            self._makeAnnouncement(trick.winner, made)
+
+    # -- announcements -----------------------------------------------------------
+
+    def seatAnnouncement(self, seat: Seat) -> int:
+        return self.announcements[seat][-1][0] if self.announcements[seat] else NO_ANNOUNCEMENT
+
+    def teamAnnouncement(self, team: str) -> int:
+        if self.gameType == MARRIAGE and self.selector is not None and team == CONTRA:
+            return NO_ANNOUNCEMENT
+        best = NO_ANNOUNCEMENT
+        for s in range(PLAYERS):
+            if self.teams[s] == team:
+                best = max(best, self.seatAnnouncement(s))
+        return best
+
+    def announcementValid(self, seat: Seat, announcement: int) -> int:
+        """
+        FREEDOKO Game::announcement_valid (no knocking, no strict limit): the
+        announcement ``seat`` would make now (``reply`` for a late re/contra),
+        or NO_ANNOUNCEMENT when it may not.
+        """
+        if self.phase != PLAYING:
+            return NO_ANNOUNCEMENT
+        remaining = self.trickCount - len(self.tricks)
+        if remaining < self._lastAnnouncement:
+            return NO_ANNOUNCEMENT
+        if self.gameType == MARRIAGE and self.selector is not None:
+            return NO_ANNOUNCEMENT
+        team = self.teams[seat]
+        if team is None:
+            return NO_ANNOUNCEMENT
+        last = self.teamAnnouncement(team)
+        if last == REPLY:
+            return NO_ANNOUNCEMENT
+        if announcement == REPLY:
+            announcement = NO120
+        if last >= announcement:
+            return NO_ANNOUNCEMENT
+        deferral = (self.determination - 1
+                    if self.gameType in (MARRIAGE, MARRIAGE_SOLO) and self.determination else 0)
+        cards = len(self.hands[seat])
+        limits = self._limits
+        valid = cards + deferral >= limits[announcement]
+        if not valid and announcement == NO120:
+            announcement = REPLY
+        if announcement == REPLY:
+            if not self._replies or last != NO_ANNOUNCEMENT:
+                return NO_ANNOUNCEMENT
+            opposite = self.teamAnnouncement(_opposite(team))
+            if cards + deferral + 1 >= limits.get(opposite, 10**6):
+                return REPLY
+            return NO_ANNOUNCEMENT
+        if announcement > NO120 and last != announcement - 1:
+            valid = valid and self.announcementValid(seat, announcement - 1) == announcement - 1
+        return announcement if valid else NO_ANNOUNCEMENT
+
+    def validAnnouncements(self, seat: Seat) -> tuple[int, ...]:
+        if (self.phase != PLAYING or self.teams[seat] is None
+                or self.trickCount - len(self.tricks) < self._lastAnnouncement):
+            return ()
+        found = []
+        for a in (NO120, NO90, NO60, NO30, NO0):
+            made = self.announcementValid(seat, a)
+            if made and made not in found:
+                found.append(made)
+        return tuple(found)
+
+    def announce(self, seat: Seat, announcement: int) -> int:
+        made = self.announcementValid(seat, announcement)
+        if not made:
+            raise IllegalMove("announcement not allowed now")
+        self._makeAnnouncement(seat, made)
+        return made
+
+    def _makeAnnouncement(self, seat: Seat, made: int) -> None:
+        self.announcements[seat].append((made, len(self.tricks)))
+        self.events.append(Event("announcement", {"seat": seat,
+                                                  "announcement": ANNOUNCEMENTS[made]}, seat))
+
+    # -- the score -------------------------------------------------------------
+
+    def hasTrick(self, team: str) -> bool:
+        return any(self.teams[t.winner] == team for t in self.tricks)
+
+    def winnerTeam(self, re: int, contra: int) -> str | None:
+        """FREEDOKO Game::winnerteam (no strict limit: re/contra calls are no bids)."""
+        bidRe, bidContra = self.teamAnnouncement(RE), self.teamAnnouncement(CONTRA)
+        if bidContra == NO120 and bidRe == NO_ANNOUNCEMENT:
+            return RE if re >= 120 else CONTRA
+        if bidRe in (NO120, REPLY):
+            bidRe = NO_ANNOUNCEMENT
+        if bidContra in (NO120, REPLY):
+            bidContra = NO_ANNOUNCEMENT
+        if bidRe == NO_ANNOUNCEMENT and bidContra == NO_ANNOUNCEMENT:
+            return RE if re > 120 else CONTRA
+        limits = {NO90: 90, NO60: 60, NO30: 30}
+        if (bidRe in limits and contra < limits[bidRe]) or (
+                bidRe == NO0 and not self.hasTrick(CONTRA)):
+            return RE
+        if (bidContra in limits and re < limits[bidContra]) or (
+                bidContra == NO0 and not self.hasTrick(RE)):
+            return CONTRA
+        if not bidRe:
+            return RE
+        if not bidContra:
+            return CONTRA
+        return None
+
+    def _highest(self, team: str) -> int:
+        """GameSummary's highest announcement of a team: the highest last announcement."""
+        return max((self.seatAnnouncement(s) for s in range(PLAYERS)
+                    if self.teams[s] == team), default=NO_ANNOUNCEMENT)
+
+    def _trickSpecials(self) -> list[Special]:
+        """FREEDOKO Trick::specialpoints: doppelkopf, foxes, charlie."""
+        rules = self.rules
+        found: list[Special] = []
+        for no, trick in enumerate(self.tricks):
+            if isSolo(self.gameType) and not (self.gameType == MARRIAGE_SOLO
+                                              and no < self.determination):
+                continue
+            team = self.teams[trick.winner]
+            last = no == self.trickCount - 1
+            if trick.points() >= 40:
+                found.append(Special("Doppelkopf", team, 1, trick.winner))
+            caughtCharlie = False
+            winnerCard = trick.cards[_winnerIndex(trick)]
+            for i, card in enumerate(trick.cards):
+                owner = trick.seatOf(i)
+                if team is not None and self.teams[owner] == team:
+                    continue
+                if (self.order.isFox(card) and rules.flag("extrapoint catch fox")
+                        and owner != trick.winner):
+                    found.append(Special("caught fox", team, 1, trick.winner))
+                    if last and rules.flag("extrapoint catch fox last trick"):
+                        found.append(Special("caught fox last trick", team, 1, trick.winner))
+                if (last and card == CHARLIE and not caughtCharlie
+                        and rules.flag("extrapoint catch charlie")
+                        and (not rules.flag("extrapoint catch charlie only with diamond queen")
+                             or winnerCard == "diamond queen")):
+                    caughtCharlie = True
+                    found.append(Special("caught charlie", team, 1, trick.winner))
+            if (rules.flag("extrapoint dolle jabs dolle") and winnerCard == DOLLE
+                    and self.order.hasDollen):
+                for i, card in enumerate(trick.cards):
+                    if (i != _winnerIndex(trick) and card == DOLLE
+                            and self.teams[trick.seatOf(i)] != team):
+                        found.append(Special("dolle caught dolle", team, 1, trick.winner))
+            if (rules.flag("extrapoint heart trick") and self.gameType in NORMAL_FAMILY
+                    and self.order.suit(winnerCard) == "heart"
+                    and all(self.order.suit(c) == "heart" for c in trick.cards)):
+                found.append(Special("heart trick", team, 1, trick.winner))
+            if last and self.order.isFox(winnerCard) and rules.flag("extrapoint fox last trick"):
+                found.append(Special("fox last trick", team, 1, trick.winner))
+            if last and winnerCard == CHARLIE and rules.flag("extrapoint charlie"):
+                found.append(Special("charlie", team, 1, trick.winner))
+        return found
+
+    def _summarize(self) -> GameSummary:
+        """FREEDOKO GameSummary::evaluate and Sum_of_Specialpoints."""
+        rules = self.rules
+        teams = tuple(t if t is not None else CONTRA for t in self.teams)
+        self.teams = list(teams)
+        trickPoints = tuple(countPoints(w) for w in self.won)
+        re = sum(p for p, t in zip(trickPoints, teams) if t == RE)
+        contra = 240 - re
+        points = {RE: re, CONTRA: contra}
+        winner = self.winnerTeam(re, contra)
+        highest = {RE: self._highest(RE), CONTRA: self._highest(CONTRA)}
+        specials: list[Special] = []
+        played = {RE: 0, CONTRA: 0}
+        said = {RE: 0, CONTRA: 0}
+        extra = {RE: 0, CONTRA: 0}
+        multiplier = 1
+
+        def real(a: int) -> bool:
+            return NO120 <= a <= NO0
+
+        if winner is not None:
+            specials.append(Special("won", winner))
+            played[winner] += 1
+        doubles = rules.flag("announcement re/contra doubles")
+        for limit, got, ann in ((90, 120, NO90), (60, 90, NO60), (30, 60, NO30), (0, 30, NO0)):
+            for team in (CONTRA, RE):
+                other = _opposite(team)
+                # the other team got less than ``limit`` (no trick for schwarz)
+                short = (not self.hasTrick(other)) if limit == 0 else points[other] < limit
+                if short and winner != other:
+                    specials.append(Special(f"no {limit}", team))
+                    played[team] += 1
+            if winner is not None:
+                for team in (RE, CONTRA):
+                    if real(highest[team]) and highest[team] >= ann:
+                        specials.append(Special(f"no {limit} said", winner))
+                        said[winner] += 1
+            for team in (RE, CONTRA):
+                other = _opposite(team)
+                if highest[other] == ann and points[team] >= limit + 30:
+                    specials.append(Special(f"got {got} against no {limit}", team))
+                    played[team] += 1
+        if winner is not None:
+            # re and contra (a reply too) double the game (``announcement re/contra doubles``)
+            for team in (RE, CONTRA):
+                if real(highest[team]) or highest[team] == REPLY:
+                    specials.append(Special("no 120 said", winner, 2))
+                    if doubles:
+                        multiplier *= 2
+                    else:
+                        said[winner] += 2
+        if not isSolo(self.gameType) and winner == CONTRA:
+            # against the club queens ("gegen die Alten")
+            specials.append(Special("contra won", CONTRA))
+            if rules.flag("announcement contra doubles against re"):
+                played[CONTRA] += 1
+            else:
+                extra[CONTRA] += 1
+        solo = isSolo(self.gameType)
+        if solo and (rules.flag("solo always counts triple") or winner == RE):
+            specials.append(Special("solo", winner, 3, self.soloplayer))
+        for special in self._trickSpecials():
+            specials.append(special)
+            extra[RE if special.team == RE else CONTRA] += special.value
+        if winner == RE:
+            total = (played[RE] + said[RE] - played[CONTRA]) * multiplier + extra[RE] - extra[CONTRA]
+        elif winner == CONTRA:
+            total = ((played[CONTRA] + said[CONTRA] - played[RE]) * multiplier
+                     + extra[CONTRA] - extra[RE])
+        else:
+            total = (played[RE] - played[CONTRA]) * multiplier + extra[RE] - extra[CONTRA]
+        if self.bock != 1:
+            specials.append(Special("bock", None, self.bock))
+        total *= self.bock
+        # zero-sum scores: the Re side's value, a solo three times for the soloist
+        reValue = total if winner in (RE, None) else -total
+        scores = []
+        for s in range(PLAYERS):
+            if solo:
+                scores.append(3 * reValue if s == self.soloplayer else -reValue)
+            else:
+                scores.append(reValue if teams[s] == RE else -reValue)
+        fd = tuple(self._freedokoPoints(teams[s], total, winner, solo) for s in range(PLAYERS))
+        triggers = []
+        if rules.flag("bock"):
+            if rules.flag("bock after 120-120") and re == contra:
+                triggers.append("equal points")
+            if rules.flag("bock after lost solo") and solo and winner == CONTRA:
+                triggers.append("solo lost")
+            if rules.flag("bock after lost re/contra"):
+                if self.teamAnnouncement(RE) and winner != RE:
+                    triggers.append("re lost")
+                if self.teamAnnouncement(CONTRA) and winner != CONTRA:
+                    triggers.append("contra lost")
+            if rules.flag("bock after heart trick") and not solo and any(
+                    all(self.order.suit(c) == "heart" for c in t.cards) for t in self.tricks):
+                triggers.append("heart trick")
+            if rules.flag("bock after black game") and (
+                    not self.hasTrick(RE) or not self.hasTrick(CONTRA)):
+                triggers.append("black")
+        return GameSummary(
+            seed=self.seed, startplayer=self.startplayer, gameType=self.gameType,
+            soloplayer=self.soloplayer, teams=teams, trickPoints=trickPoints, winner=winner,
+            points=total, specials=tuple(specials),
+            announcements=tuple(self.seatAnnouncement(s) for s in range(PLAYERS)),
+            bock=self.bock, scores=tuple(scores), freedokoPoints=fd,
+            bockTriggers=tuple(triggers))
+
+    def _freedokoPoints(self, team: str, total: int, winner: str | None, solo: bool) -> int:
+        """FREEDOKO GameSummary::points(team) with ``counting = plus`` (the default)."""
+        counting = self.rules.value("counting", "plus")
+        if winner is None:
+            gets = (total > 0 and team == RE) or (total < 0 and team == CONTRA)
+        else:
+            gets = team == winner
+        if counting == "plusminus":
+            gets = True
+        if not gets:
+            return 0
+        triple = solo and (self.rules.flag("solo always counts triple") or winner == RE)
+        if counting == "minus":
+            if triple:
+                return -3 * total
+            return total if winner is None and team == RE else -total
+        if counting == "plusminus":
+            if solo:
+                if winner == RE:
+                    return 3 * total if team == RE else -total
+                return total if team == winner else -3 * total
+            sign = 1 if (team == winner or (winner is None and team == RE)) else -1
+            return sign * total
+        if triple:
+            return 3 * total
+        if winner is None and team == CONTRA:
+            return -total
+        return total
+
+    # -- for tests and tools ---------------------------------------------------
+
+    def cardsInPlay(self) -> list[str]:
+        """Every card of the game: hands, the trick on the table, the tricks won, shifted cards."""
+        cards = [c for h in self.hands for c in h] + list(self.trick)
+        cards += [c for w in self.won for c in w]
+        if self.phase == POVERTY_ANSWER:
+            cards += self.povertyCards
+        return cards
+
+
+def _winnerIndex(trick: Trick) -> int:
+    return (trick.winner - trick.leader) % PLAYERS
+
+
+def _isSelector(suit: str, selector: str) -> bool:
+    """FREEDOKO is_selector: whether a trick led with ``suit`` can decide the marriage."""
+    return {
+        "first foreign": True, "first trump": suit == "trump",
+        "first color": suit != "trump", "first club": suit == "club",
+        "first spade": suit == "spade", "first heart": suit == "heart",
+    }.get(selector, False)
+
+
+def _takeFrom(hand: list[str], cards: Sequence[str]) -> bool:
+    """Remove ``cards`` from ``hand`` (in place) if it holds them all; else leave it."""
+    rest = list(hand)
+    for c in cards:
+        if c not in rest:
+            return False
+        rest.remove(c)
+    hand[:] = rest
+    return True
+
+
+class IllegalMove(ValueError):
+    """A move the rules refuse now."""
+
+
+# -- the party: one engine game -------------------------------------------------
+
+PARAMETERS: tuple[Parameter, ...] = (
+    Parameter("startplayer", "int", "the party's first startplayer, FreeDoko player 0..3",
+              0, 0, 3),
+    Parameter("rounds", "int",
+              "rounds to play (a round: each seat starts once); 0: the rules' number of rounds",
+              0, 0, 1000),
+    Parameter("rules", "string",
+              "FreeDoko rules, its rule-file lines 'name = value' (empty: FreeDoko's defaults)",
+              ""),
+)
+
+OVER = "over"
+_ACTION_PHASES = {
+    "reservation": RESERVING, "poverty shift": POVERTY_SHIFT,
+    "poverty accepted": POVERTY_ANSWER, "poverty returned": POVERTY_RETURN, "card": PLAYING,
+}
+
+
+@attrs.frozen
+class DoppelkopfView:
+    """
+    What one seat may know of the party: its own hand, never another's.
+
+    - ``phase``: ``reservation``, ``poverty shift``, ``poverty answer``,
+      ``poverty return``, ``play`` or ``over`` (the party is over).
+    - ``turn``: the seat whose move is awaited (None when the party is over).
+    - ``reservations``: by seat, the wire form of what each reserved (public
+      in FreeDoko), None before it spoke.
+    - ``gameType``/``soloplayer``: once decided (None during the reservations).
+    - ``teams``: by seat, what this seat knows: its own team, the others'
+      once shown (a club queen played, an announcement, a solo, a marriage
+      or a poverty decided), else None.
+    - ``trick``: the cards of the trick on the table, in play order from
+      ``leader``; ``lastTrick`` the previous full trick.
+    - ``announcements``: by seat, its last announcement (wire name);
+      ``validAnnouncements``: what this seat may announce now.
+    - ``povertyCards``: the shifted (or returned) cards, to the seats that held them.
+    - ``totals``: zero-sum party scores; ``lastSummary``: the last game's score.
+    """
+
+    seat: Seat
+    phase: str
+    gameNumber: int
+    startplayer: Seat
+    turn: Seat | None
+    hand: tuple[str, ...]
+    legalCards: tuple[str, ...]
+    reservations: tuple[str | None, ...]
+    gameType: str | None
+    soloplayer: Seat | None
+    selector: str | None
+    teams: tuple[str | None, ...]
+    trick: tuple[str, ...]
+    leader: Seat
+    lastTrick: Trick | None
+    tricksPlayed: int
+    trickPoints: tuple[int, ...]
+    announcements: tuple[str, ...]
+    validAnnouncements: tuple[str, ...]
+    swinesOwner: Seat | None
+    hyperswinesOwner: Seat | None
+    povertyCount: int
+    povertyCards: tuple[str, ...] | None
+    playedCards: tuple[str, ...]
+    totals: tuple[int, ...]
+    lastSummary: dict[str, JSON] | None
+    rules: Rules = attrs.field(eq=False, repr=False, default=_DEFAULT_RULES)
+
+    @property
+    def order(self) -> CardOrder:
+        gameType = self.gameType or NORMAL
+        return CardOrder.of(gameType, self.rules, self.swinesOwner is not None,
+                            self.hyperswinesOwner is not None)
+
+
+WIDTH, HEIGHT = 860, 600
+CARD_W, CARD_H = 64, 40
+HAND_X, HAND_Y = 16, 540
+BUTTON_Y, BUTTON_W, BUTTON_H = 480, 150, 32
+CARDS_REGEX = r"^\s*[a-z]+ [a-z]+(\s*,\s*[a-z]+ [a-z]+)*\s*$"
+RESERVATION_REGEX = r"^\s*[a-z -]+(,\s*[a-z ]+)*\s*$"
+
+
+def _buttonZones(count: int) -> tuple[Zone, ...]:
+    return tuple(Zone(16 + i * (BUTTON_W + 12), BUTTON_Y, BUTTON_W, BUTTON_H)
+                 for i in range(count))
+
+
+class DoppelkopfParty:
+    """
+    A FreeDoko party under the engine contract: games follow each other, the
+    startplayer moving on (not after a lust solo) and the seed 49 steps on,
+    until the rounds are played.  Deterministic from the party seed
+    (``initvalues``), the parameters and the actions.
+
+    Actions (FreeDoko's gameplay-action keywords):
+    ``{"reservation": "marriage, first foreign, swines"}`` (or a dict with
+    ``type``, ``selector``, ``swines``, ``hyperswines``),
+    ``{"poverty shift": [cards]}``, ``{"poverty accepted": true|false}``,
+    ``{"poverty returned": [cards]}``, ``{"announcement": "no 120"}`` (any
+    seat, whenever the rules allow it, during the play), ``{"card": "club queen"}``
+    (``{"card": "diamond king", "genscher": 2}``: the first of both trump kings,
+    naming a partner, with ``genscher``), ``{"swines": true}`` and
+    ``{"hyperswines": true}`` (in the play, without ``swines announcement begin``).
+    """
+
+    players = PLAYERS
+
+    def __init__(self, params: Mapping[str, JSON], seed: int) -> None:
+        self.params: Mapping[str, JSON] = dict(params)
+        self.seed = seed % SEED_LIMIT
+        self.initvalues: Mapping[str, JSON] = {"seed": self.seed}
+        self.rules = Rules.parse(str(params.get("rules") or ""))
+        self.firstStartplayer = int(params.get("startplayer") or 0)
+        rounds = int(params.get("rounds") or 0)
+        if rounds:
+            self.rounds: int | None = rounds
+        elif self.rules.flag("number of rounds limited"):
+            self.rounds = max(1, self.rules.number("number of rounds", 20))
+        else:
+            self.rounds = None
+        self.startplayer = self.firstStartplayer
+        self.round = 0
+        self.summaries: list[GameSummary] = []
+        self.totals = [0] * PLAYERS
+        self.freedokoTotals = [0] * PLAYERS
+        self.bockMultipliers: list[int] = []
+        self.over = False
+        self._events: list[Event] = [Event("party start", {
+            "startplayer": self.firstStartplayer, "rounds": self.rounds})]
+        self._newGame()
+        self._lastEvents = tuple(self._events)
+        self._events = []
+
+    # -- the party ---------------------------------------------------------------
+
+    def _newGame(self) -> None:
+        bock = self.bockMultipliers[0] if self.bockMultipliers else 1
+        self.game = DoppelkopfGame(self.rules, self.seed, self.startplayer,
+                                   [s.seed for s in self.summaries], bock)
+        self._events.append(Event("game", {"number": len(self.summaries),
+                                           "startplayer": self.startplayer,
+                                           "round": self.round, "bock": bock}))
+        self._collect()
+
+    def _collect(self) -> None:
+        self._events.extend(self.game.events)
+        self.game.events = []
+
+    def _gameFinished(self) -> None:
+        summary = self.game.summary
+        assert summary is not None
+        self.summaries.append(summary)
+        for s in range(PLAYERS):
+            self.totals[s] += summary.scores[s]
+            self.freedokoTotals[s] += summary.freedokoPoints[s]
+        stays = summary.startplayerStays
+        if self.bockMultipliers and not stays:
+            self.bockMultipliers.pop(0)
+        if summary.bockTriggers:
+            multiplier = self.rules.number("bock multiplier", 2)
+            for g in range(PLAYERS):
+                if self.rules.flag("append bock"):
+                    self.bockMultipliers.append(multiplier)
+                elif g < len(self.bockMultipliers):
+                    self.bockMultipliers[g] *= multiplier
+                else:
+                    self.bockMultipliers.append(multiplier)
+        self._events.append(Event("party scores", {"totals": list(self.totals),
+                                                   "freedoko": list(self.freedokoTotals)}))
+        if not stays:
+            self.startplayer = (self.startplayer + 1) % PLAYERS
+        self.seed = seedNext(summary.seed, [s.seed for s in self.summaries])
+        if self.startplayer == self.firstStartplayer and not stays:
+            self.round += 1
+            if self.rounds is not None and self.round >= self.rounds:
+                self._partyOver("played")
+                return
+            self._events.append(Event("round", {"round": self.round}))
+        self._newGame()
+
+    def _partyOver(self, reason: str) -> None:
+        self.over = True
+        self._events.append(Event("party over", {"reason": reason, "totals": list(self.totals),
+                                                 "freedoko": list(self.freedokoTotals)}))
+
+    # -- requests ------------------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        return OVER if self.over else self.game.phase
+
+    def waitingFor(self) -> tuple[Seat, ...]:
+        if self.over or self.game.turn is None:
+            return ()
+        return (self.game.turn,)
+
+    def legalCardsFor(self, seat: Seat) -> tuple[str, ...]:
+        if self.over:
+            return ()
+        return self.game.legalCardsFor(seat)
+
+    def _sortedHand(self, seat: Seat) -> list[str]:
+        return sortHand(self.game.order, self.game.hands[seat])
+
+    def _requestFor(self, seat: Seat) -> tuple[RequestedAction, ...]:
+        if seat not in self.waitingFor():
+            return ()
+        phase = self.game.phase
+        if phase == PLAYING:
+            hand = self._sortedHand(seat)
+            legal = set(self.legalCardsFor(seat))
+            zones = tuple(Zone(HAND_X + i * CARD_W, HAND_Y, CARD_W, CARD_H)
+                          for i, c in enumerate(hand) if c in legal)
+            return (RequestedAction(seat, "CLICK", zones=zones, buttons=("LEFT",)),
+                    RequestedAction(seat, "TEXT", regex=r"^\s*(no \d+|re|contra|reply)\s*$",
+                                    max_length=16))
+        if phase == RESERVING:
+            return (RequestedAction(seat, "CLICK", zones=_buttonZones(1), buttons=("LEFT",)),
+                    RequestedAction(seat, "TEXT", regex=RESERVATION_REGEX, max_length=64))
+        if phase == POVERTY_ANSWER:
+            return (RequestedAction(seat, "CLICK", zones=_buttonZones(2), buttons=("LEFT",)),)
+        return (RequestedAction(seat, "CLICK", zones=_buttonZones(1), buttons=("LEFT",)),
+                RequestedAction(seat, "TEXT", regex=CARDS_REGEX, max_length=64))
+
+    def _requested(self) -> tuple[RequestedAction, ...]:
+        if self.over or self.game.turn is None:
+            return ()
+        return self._requestFor(self.game.turn)
+
+    def _state(self) -> GameState:
+        return GameState(tuple(self.totals), self.over)
+
+    def _step(self) -> Instructions:
+        self._lastEvents = tuple(self._events)
+        self._events = []
+        return Instructions(self._requested(), self._state(), self._lastEvents)
+
+    # -- the contract ------------------------------------------------------------
+
+    def instructions(self) -> Instructions:
+        return Instructions(self._requested(), self._state(), self._lastEvents,
+                            initvalues=dict(self.initvalues))
+
+    def act(self, seat: Seat, action: JSON) -> Instructions | Errors:
+        if self.over or not isinstance(seat, int) or not 0 <= seat < PLAYERS:
+            return Errors((UnexpectedAction(seat if isinstance(seat, int) else 0, action),))
+        if not isinstance(action, Mapping):
+            return Errors((BadFormat(),))
+        genscher: JSON = None
+        if len(action) == 2 and "card" in action and "genscher" in action:
+            genscher = action["genscher"]
+            if not isinstance(genscher, int) or isinstance(genscher, bool):
+                return Errors((BadFormat(),))
+            action = {"card": action["card"]}
+        if len(action) != 1:
+            return Errors((BadFormat(),))
+        ((kind, value),) = action.items()
+        game = self.game
+        if kind in ("swines", "hyperswines"):
+            if value is not True:
+                return Errors((BadFormat(),))
+            try:
+                if kind == "swines":
+                    game.announceSwines(seat)
+                else:
+                    game.announceHyperswines(seat)
+            except IllegalMove:
+                return self._wrong(seat, action)
+            self._collect()
+            return self._step()
+        if kind == "announcement":
+            number = announcementNumber(value) if isinstance(value, str) else None
+            if number is None or number == NO_ANNOUNCEMENT:
+                return Errors((BadFormat(),))
+            if game.phase != PLAYING or not game.announcementValid(seat, number):
+                return self._wrong(seat, action)
+            game.announce(seat, number)
+            self._collect()
+            return self._step()
+        if kind not in _ACTION_PHASES:
+            return Errors((BadFormat(),))
+        if seat not in self.waitingFor() or _ACTION_PHASES[kind] != game.phase:
+            return Errors((UnexpectedAction(seat, action),))
+        try:
+            if kind == "reservation":
+                reservation = _reservationFrom(value)
+                if reservation is None:
+                    return Errors((BadFormat(),))
+                game.reserve(seat, reservation)
+            elif kind in ("poverty shift", "poverty returned"):
+                if not isinstance(value, (list, tuple)) or not all(
+                        isinstance(c, str) and c in CARDS for c in value):
+                    return Errors((BadFormat(),))
+                if kind == "poverty shift":
+                    game.povertyShift(seat, list(value))
+                else:
+                    game.povertyReturn(seat, list(value))
+            elif kind == "poverty accepted":
+                if not isinstance(value, bool):
+                    return Errors((BadFormat(),))
+                game.povertyAnswer(seat, value)
+            else:
+                if not isinstance(value, str) or value not in CARDS:
+                    return Errors((BadFormat(),))
+                game.playCard(seat, value, genscher)
+        except IllegalMove:
+            self._collect()
+            return self._wrong(seat, action)
+        self._collect()
+        if game.phase == FINISHED:
+            self._gameFinished()
+        return self._step()
+
+    def _wrong(self, seat: Seat, action: JSON) -> Errors:
+        requested = self._requestFor(seat)
+        return Errors((WrongAction(WrongActionSubtype.OUT_OF_ZONE, seat, action,
+                                   requested[0].asJSON() if requested else None),))
+
+    def resign(self, seat: Seat) -> Instructions:
+        """A seat leaving ends the party (the table puts bots in its place): totals as they are."""
+        if not self.over:
+            self._events.append(Event("resign", None, seat))
+            self._partyOver("resign")
+        return self._step()
+
+    def knownTeams(self, seat: Seat) -> tuple[str | None, ...]:
+        """What ``seat`` knows of the teams (its own, and the others' once shown)."""
+        game = self.game
+        if game.phase in (RESERVING, POVERTY_SHIFT, POVERTY_ANSWER, POVERTY_RETURN):
+            return (None,) * PLAYERS
+        silent = game.gameType == MARRIAGE_SILENT
+        if game.phase == FINISHED or (game.gameType != NORMAL and not silent) or (
+                silent and seat == game.soloplayer):
+            return tuple(game.teams)
+        shown = {t.seatOf(i) for t in game.tricks for i, c in enumerate(t.cards)
+                 if c == CLUB_QUEEN}
+        shown |= {(game.leader + i) % PLAYERS for i, c in enumerate(game.trick)
+                  if c == CLUB_QUEEN}
+        shown |= {s for s in range(PLAYERS) if game.announcements[s]}
+        shown.add(seat)
+        teams: list[str | None] = [game.teams[s] if s in shown else None
+                                   for s in range(PLAYERS)]
+        if not silent:
+            for team in (RE, CONTRA):
+                if teams.count(team) == 2:
+                    teams = [t if t is not None else _opposite(team) for t in teams]
+        return tuple(teams)
+
+    def _shownGameType(self, seat: Seat | None) -> tuple[str | None, Seat | None]:
+        """The game type and soloplayer ``seat`` may know (a silent marriage is secret)."""
+        game = self.game
+        if game.phase == RESERVING:
+            return None, None
+        if (game.gameType == MARRIAGE_SILENT and seat != game.soloplayer
+                and game.phase != FINISHED):
+            return NORMAL, None
+        return game.gameType, game.soloplayer
+
+    def view(self, seat: Seat) -> DoppelkopfView:
+        game = self.game
+        shownType, shownSolo = self._shownGameType(seat)
+        poverty: tuple[str, ...] | None = None
+        if seat == game.soloplayer and game.gameType == POVERTY:
+            poverty = game.povertyReturned or game.povertyCards or None
+        elif seat == game.povertyAccepter:
+            poverty = game.povertyCards
+        played = tuple(c for t in game.tricks for c in t.cards) + tuple(game.trick)
+        return DoppelkopfView(
+            seat=seat, phase=self.phase, gameNumber=len(self.summaries),
+            startplayer=game.startplayer, turn=None if self.over else game.turn,
+            hand=tuple(self._sortedHand(seat)), legalCards=self.legalCardsFor(seat),
+            reservations=tuple(r.wire() if r else None for r in game.reservations),
+            gameType=shownType, soloplayer=shownSolo,
+            selector=game.selector, teams=self.knownTeams(seat),
+            trick=tuple(game.trick), leader=game.leader,
+            lastTrick=game.tricks[-1] if game.tricks else None,
+            tricksPlayed=len(game.tricks),
+            trickPoints=tuple(countPoints(w) for w in game.won),
+            announcements=tuple(ANNOUNCEMENTS[game.seatAnnouncement(s)] for s in range(PLAYERS)),
+            validAnnouncements=tuple(ANNOUNCEMENTS[a] for a in game.validAnnouncements(seat)),
+            swinesOwner=game.swinesOwner, hyperswinesOwner=game.hyperswinesOwner,
+            povertyCount=len(game.povertyCards), povertyCards=poverty,
+            playedCards=played, totals=tuple(self.totals),
+            lastSummary=self.summaries[-1].asJSON() if self.summaries else None,
+            rules=self.rules,
+        )
+
+    def display(self, seat: Seat | None) -> Display:
+        """What ``seat`` sees; None: a spectator (no hand)."""
+        view = self.view(0 if seat is None else seat)
+        if seat is None:
+            shownType, shownSolo = self._shownGameType(None)
+            view = attrs.evolve(view, hand=(), legalCards=(), povertyCards=None,
+                                validAnnouncements=(), gameType=shownType, soloplayer=shownSolo,
+                                teams=tuple(self.game.teams) if self.game.phase == FINISHED
+                                else (None,) * PLAYERS)
+        who = "spectator" if seat is None else f"you are player {seat}"
+        content: list[dict[str, JSON]] = [
+            {"tag": "rect", "x": 0, "y": 0, "width": WIDTH, "height": HEIGHT, "fill": "#1f5f3f"},
+            _text(16, 24, f"game {view.gameNumber + 1}, startplayer {view.startplayer}, {who}"),
+            _text(16, 48, "scores: " + "  ".join(f"{s}: {t}" for s, t in enumerate(view.totals))),
+            _text(16, 72, "reservations: " + "  ".join(
+                f"{s}: {r or '-'}" for s, r in enumerate(view.reservations))),
+        ]
+        if view.gameType:
+            solo = "" if view.soloplayer is None else f" (player {view.soloplayer})"
+            content.append(_text(16, 96, f"game: {view.gameType}{solo}"))
+        content.append(_text(16, 120, "announcements: " + "  ".join(
+            f"{s}: {a}" for s, a in enumerate(view.announcements) if a != "no announcement")))
+        content.append(_text(16, 144, "teams: " + "  ".join(
+            f"{s}: {t or '?'}" for s, t in enumerate(view.teams))))
+        spots = ((400, 380), (560, 280), (400, 180), (240, 280))
+        base = seat or 0
+        for i, card in enumerate(view.trick):
+            owner = (view.leader + i) % PLAYERS
+            x, y = spots[(owner - base) % PLAYERS]
+            content.extend(_card(x, y, card))
+        for other in range(PLAYERS):
+            x, y = spots[(other - base) % PLAYERS]
+            mark = " *" if view.turn == other else ""
+            content.append(_text(x, y - 6, f"player {other}{mark}", size=12))
+        if seat is not None and view.turn == seat:
+            if view.phase == RESERVING:
+                content.extend(_button(_buttonZones(1)[0], "suggested", True))
+            elif view.phase == POVERTY_ANSWER:
+                for label, zone in zip(("accept", "deny"), _buttonZones(2)):
+                    content.extend(_button(zone, label, True))
+            elif view.phase in (POVERTY_SHIFT, POVERTY_RETURN):
+                content.extend(_button(_buttonZones(1)[0], "suggested cards", True))
+        if view.phase == OVER:
+            content.append(_text(16, 460, "party over"))
+        elif view.lastSummary is not None and view.tricksPlayed == 0:
+            last = view.lastSummary
+            content.append(_text(16, 460, f"last game: {last['gametype']}, winner "
+                                          f"{last['winner']}, {last['points']} points"))
+        for i, card in enumerate(view.hand):
+            content.extend(_card(HAND_X + i * CARD_W, HAND_Y, card, card in view.legalCards))
+        return Display(seat, WIDTH, HEIGHT, tuple(content))
+
+    def decodeAction(self, seat: Seat, action: Mapping[str, JSON]) -> JSON | Errors:
+        requested = self._requestFor(seat)
+        checked = checkAction(seat, action, requested)
+        if isinstance(checked, Errors):
+            return checked
+        phase = self.game.phase
+        view = self.view(seat)
+        if checked.type == "TEXT":
+            text = str(action["text"]).strip().lower()
+            if phase == PLAYING:
+                return {"announcement": text}
+            if phase == RESERVING:
+                return {"reservation": text}
+            return {phase.replace("return", "returned"): _cards_(text)}
+        x, y = float(action["x"]), float(action["y"])  # type: ignore[arg-type]
+        if phase == PLAYING:
+            hand = self._sortedHand(seat)
+            return {"card": hand[int((x - HAND_X) // CARD_W)]}
+        if phase == POVERTY_ANSWER:
+            return {"poverty accepted": _buttonZones(2)[0].contains(x, y)}
+        suggestion = doppelkopfBot(view, seat)
+        return suggestion
+
+    def stop(self) -> None:
+        """Nothing to release: the game lives in this process."""
+
+    def cardsInPlay(self) -> list[str]:
+        return self.game.cardsInPlay()
+
+
+def _cards_(text: str) -> list[str]:
+    return [c.strip() for c in text.split(",") if c.strip()]
+
+
+def _reservationFrom(value: JSON) -> Reservation | None:
+    if isinstance(value, str):
+        return Reservation.parse(value)
+    if isinstance(value, Mapping):
+        gameType = value.get("type", NORMAL)
+        selector = value.get("selector")
+        swines, hyper = value.get("swines", False), value.get("hyperswines", False)
+        if (not isinstance(gameType, str) or gameType not in RESERVABLE
+                or not isinstance(swines, bool) or not isinstance(hyper, bool)
+                or (selector is not None and selector not in SELECTORS)):
+            return None
+        if gameType == MARRIAGE and selector is None:
+            selector = "first foreign"
+        return Reservation(gameType, selector if gameType == MARRIAGE else None, swines, hyper)
+    return None
+
+
+def _text(x: float, y: float, content: str, size: int = 16) -> dict[str, JSON]:
+    return {"tag": "text", "x": x, "y": y, "font-size": size, "fill": "#ffffff", "content": content}
+
+
+_SIGNS = {"club": "\u2663", "spade": "\u2660", "heart": "\u2665", "diamond": "\u2666"}
+_SHORT = {"nine": "9", "jack": "J", "queen": "Q", "king": "K", "ten": "10", "ace": "A"}
+
+
+def cardLabel(card: str) -> str:
+    return _SIGNS[colorOf(card)] + _SHORT[valueOf(card)]
+
+
+def _card(x: float, y: float, card: str, playable: bool = False) -> list[dict[str, JSON]]:
+    colour = "#c01818" if colorOf(card) in ("heart", "diamond") else "#000000"
+    return [
+        {"tag": "rect", "x": x, "y": y, "width": CARD_W - 2, "height": CARD_H, "rx": 3,
+         "fill": "#fffbe6" if playable else "#ffffff", "stroke": "#333333"},
+        {"tag": "text", "x": x + 4, "y": y + 26, "font-size": 18, "fill": colour,
+         "content": cardLabel(card)},
+    ]
+
+
+def _button(zone: Zone, label: str, enabled: bool) -> list[dict[str, JSON]]:
+    return [
+        {"tag": "rect", "x": zone.x, "y": zone.y, "width": zone.width, "height": zone.height,
+         "rx": 4, "fill": "#f0e6c8" if enabled else "#777777", "stroke": "#333333"},
+        {"tag": "text", "x": zone.x + 8, "y": zone.y + 21, "font-size": 14, "fill": "#000000",
+         "content": label},
+    ]
+
+
+# -- the bot -------------------------------------------------------------------
+
+
+def _trumpStrength(order: CardOrder, hand: Sequence[str]) -> tuple[int, int]:
+    """The number of trumps and of high trumps (queens, dollen, swines) in a hand."""
+    trumps = [c for c in hand if order.isTrump(c)]
+    high = sum(1 for c in trumps if valueOf(c) == "queen" or c == DOLLE
+               or c == order.swine or c == order.hyperswine)
+    return len(trumps), high
+
+
+def botReservation(hand: Sequence[str], rules: Rules) -> Reservation:
+    """A reservation from hand strength: poverty, marriage, a strong color solo, else normal."""
+    normal = CardOrder.of(NORMAL, rules)
+    swines = (rules.flag("swines") and rules.flag("swines announcement begin")
+              and hand.count("diamond ace") == 2)
+    if hand.count(CLUB_QUEEN) == 2:
+        allowed = [s for s in SELECTORS if rules.flag(SELECTOR_RULES[s])]
+        if allowed:
+            return Reservation(MARRIAGE, allowed[0], swines)
+        return Reservation(NORMAL, None, swines)
+    if hasPoverty(hand, rules):
+        return Reservation(POVERTY)
+    for solo in COLOR_SOLI:
+        if not ruleAllows(rules, solo):
+            continue
+        order = CardOrder.of(solo, rules)
+        trumps, high = _trumpStrength(order, hand)
+        aces = sum(1 for c in hand if valueOf(c) == "ace" and not order.isTrump(c))
+        if trumps >= 9 and high >= 4 and trumps + aces >= 10:
+            return Reservation(solo)
+    trumps, high = _trumpStrength(normal, hand)
+    if (rules.flag("throw with nines") and ruleAllows(rules, THROWN_NINES)
+            and sum(valueOf(c) == "nine" for c in hand)
+            >= rules.number("min number of throwing nines", 5) and trumps < 6):
+        return Reservation(THROWN_NINES)
+    return Reservation(NORMAL, None, swines)
+
+
+def botPovertyShift(hand: Sequence[str], rules: Rules) -> list[str]:
+    """Every trump, filled up with the cheapest other cards."""
+    order = CardOrder.of(POVERTY, rules)
+    count = povertyCardCount(hand, rules)
+    trumps = [c for c in hand if order.isTrump(c)]
+    rest = sorted((c for c in hand if not order.isTrump(c)), key=lambda c: (cardPoints(c), c))
+    if len(trumps) >= count:
+        return trumps
+    return trumps + rest[:count - len(trumps)]
+
+
+def botPovertyAccept(hand: Sequence[str], rules: Rules) -> bool:
+    order = CardOrder.of(POVERTY, rules)
+    trumps, high = _trumpStrength(order, hand)
+    return trumps >= 7 and high >= 3
+
+
+def botPovertyReturn(hand: Sequence[str], count: int, rules: Rules) -> list[str]:
+    """Give back the cheapest cards: plain cards first, then the lowest trumps."""
+    order = CardOrder.of(POVERTY, rules)
+
+    def cost(c: str) -> tuple[int, int, str]:
+        if order.isTrump(c):
+            return (1, order.rank[c], c)
+        return (0, cardPoints(c), c)
+    return sorted(hand, key=cost)[:count]
+
+
+def _lowest(order: CardOrder, cards: Sequence[str]) -> str:
+    def cost(c: str) -> tuple[int, int, int]:
+        trump = order.rank.get(c, -1)
+        return (1 if trump >= 0 else 0, cardPoints(c), trump)
+    return min(cards, key=cost)
+
+
+def _highest(order: CardOrder, cards: Sequence[str]) -> str:
+    best = cards[0]
+    for c in cards[1:]:
+        if order.less(best, c):
+            best = c
+    return best
+
+
+def botCard(view: DoppelkopfView) -> str:
+    """A legal card: win a trick cheaply, load a partner's trick, lead aces and low trumps."""
+    legal = list(view.legalCards)
+    order = view.order
+    if len(legal) == 1:
+        return legal[0]
+    me = view.teams[view.seat]
+    last = len(view.hand) == 1
+    if not view.trick:
+        aces = [c for c in legal if valueOf(c) == "ace" and not order.isTrump(c)
+                and view.playedCards.count(c) == 0]
+        if aces:
+            return aces[0]
+        plain = [c for c in legal if not order.isTrump(c)]
+        if me == RE and len(plain) < len(legal):
+            trumps = [c for c in legal if order.isTrump(c)]
+            return _lowest(order, trumps) if len(trumps) < 4 else _highest(order, trumps)
+        return _lowest(order, plain or legal)
+    w = trickWinner(order, view.trick, last)
+    winner = (view.leader + w) % PLAYERS
+    winning = view.trick[w]
+    partner = me is not None and view.teams[winner] == me and winner != view.seat
+    lastToPlay = len(view.trick) == PLAYERS - 1
+    if partner and (lastToPlay or valueOf(winning) == "queen" or winning == DOLLE):
+        return max(legal, key=lambda c: (cardPoints(c) if not (
+            order.isTrump(c) and valueOf(c) in ("queen", "jack")) else -1, c))
+    beating = [c for c in legal if order.less(winning, c, last)]
+    points = countPoints(view.trick)
+    if beating and (points >= 10 or lastToPlay or not partner):
+        if lastToPlay:
+            return min(beating, key=lambda c: (order.rank.get(c, -1), -cardPoints(c)))
+        return _highest(order, beating) if points >= 14 else min(
+            beating, key=lambda c: (order.rank.get(c, -1), cardPoints(c)))
+    return _lowest(order, legal)
+
+
+def botAnnouncement(view: DoppelkopfView) -> str | None:
+    """Re or contra with a strong hand, early."""
+    if "no 120" not in view.validAnnouncements or view.tricksPlayed > 1:
+        return None
+    order = view.order
+    trumps, high = _trumpStrength(order, view.hand)
+    aces = sum(1 for c in view.hand if valueOf(c) == "ace" and not order.isTrump(c))
+    if trumps >= 7 and high >= 3 and trumps + aces >= 9:
+        return "no 120"
+    return None
+
+
+def doppelkopfBot(view: DoppelkopfView, seat: Seat) -> JSON:
+    """The engine's bot: reservations and announcements from hand strength, legal sensible cards."""
+    rules = view.rules
+    if view.phase == RESERVING:
+        return {"reservation": botReservation(view.hand, rules).wire()}
+    if view.phase == POVERTY_SHIFT:
+        return {"poverty shift": botPovertyShift(view.hand, rules)}
+    if view.phase == POVERTY_ANSWER:
+        return {"poverty accepted": botPovertyAccept(view.hand, rules)}
+    if view.phase == POVERTY_RETURN:
+        return {"poverty returned": botPovertyReturn(view.hand, view.povertyCount, rules)}
+    if view.phase == PLAYING:
+        if view.turn == seat:
+            announcement = botAnnouncement(view)
+            if announcement is not None:
+                return {"announcement": announcement}
+            return {"card": botCard(view)}
+    return None
+
+
+class DoppelkopfEngine:
+    """The Doppelkopf engine factory: one party per game."""
+
+    name = "doppelkopf"
+    parameters: Sequence[Parameter] = PARAMETERS
+    hiddenInformation = True
+    """The hands (the party seed deals them) and the cards a poverty shifts."""
+
+    def publicAction(self, seat: Seat, action: JSON) -> bool:
+        """Everything but the cards a poverty shifts or returns is public once made."""
+        return not (isinstance(action, dict)
+                    and ("poverty shift" in action or "poverty returned" in action))
+
+    def start(
+        self,
+        params: Mapping[str, JSON],
+        initvalues: Mapping[str, JSON] | None = None,
+        rng: random.Random | None = None,
+    ) -> DoppelkopfParty | Errors:
+        checked = checkParameters(self.parameters, params)
+        if isinstance(checked, Errors):
+            return checked
+        seed = drawSeed(initvalues, rng)
+        if isinstance(seed, Errors):
+            return seed
+        if seed < 0:
+            return Errors((IncorrectValue("seed", seed),))
+        return DoppelkopfParty(checked, seed)
+
+    def bot(self, params: Mapping[str, JSON]) -> Bot:
+        return doppelkopfBot
+
+
+DOPPELKOPF = DoppelkopfEngine()
+ENGINE = DOPPELKOPF
