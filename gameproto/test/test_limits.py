@@ -460,6 +460,68 @@ class RequestDeadlineTests(SynchronousTestCase):
         self.assertFalse(makeSite({}).displayTracebacks)
 
 
+class RequestShareTests(SynchronousTestCase):
+    """Each peer is served C{messageRate} HTTP requests a second, whatever its connections."""
+
+    REQUEST = b"GET /x HTTP/1.1\r\nHost: a\r\n\r\n"
+
+    def site(self) -> tuple[Clock, WebSite]:
+        clock = Clock()
+        page = Resource()
+        page.render_GET = lambda request: b"ok"  # type: ignore[attr-defined]
+        site = makeSite({b"x": page}, Limits(messageRate=2, messageBurst=3), clock)
+        assert isinstance(site, WebSite)
+        return clock, site
+
+    def connect(self, site: WebSite,
+                peer: IPv4Address = PEER) -> tuple[WebConnection, StringTransport]:
+        connection = site.buildProtocol(peer)
+        assert isinstance(connection, WebConnection)
+        transport = StringTransport(peerAddress=peer)
+        connection.makeConnection(transport)
+        return connection, transport
+
+    @staticmethod
+    def answered(transport: StringTransport) -> int:
+        return transport.value().count(b"HTTP/1.1 200")
+
+    def test_pipelinedAtItsPace(self) -> None:
+        """Ten pipelined requests: three at once, then two a second; another peer at once."""
+        clock, site = self.site()
+        connection, transport = self.connect(site)
+        connection.dataReceived(self.REQUEST * 10)
+        self.assertEqual(self.answered(transport), 3)
+        otherConnection, other = self.connect(site, IPv4Address("TCP", "127.0.0.2", 40001))
+        otherConnection.dataReceived(self.REQUEST)
+        self.assertEqual(self.answered(other), 1)
+        for _ in range(4):
+            clock.advance(0.5)
+        self.assertEqual(self.answered(transport), 7)
+        clock.advance(10)
+        self.assertEqual(self.answered(transport), 10)
+
+    def test_sharedByConnectionsForgottenAfter(self) -> None:
+        """A peer's connections share its pace; once they are all gone, it is forgotten."""
+        clock, site = self.site()
+        first, second = self.connect(site)[0], self.connect(site)[0]
+        for connection in (first, second, first):
+            connection.dataReceived(self.REQUEST)
+        self.assertGreater(site.requestWait("127.0.0.1"), 0)
+        for connection in (first, second):
+            connection.connectionLost(Failure(Exception("gone")))
+        self.assertEqual(clock.getDelayedCalls(), [])
+        self.assertEqual(site.requestWait("127.0.0.1"), 0.0)
+
+    def test_waitingRequestDropped(self) -> None:
+        """A connection gone while its request waits: nothing is left to run."""
+        clock, site = self.site()
+        connection, transport = self.connect(site)
+        connection.dataReceived(self.REQUEST * 5)
+        self.assertEqual(self.answered(transport), 3)
+        connection.connectionLost(Failure(Exception("gone")))
+        self.assertEqual(clock.getDelayedCalls(), [])
+
+
 class PlainRequest(DummyRequest):
     """A request over plain HTTP."""
 

@@ -20,7 +20,7 @@ from twisted.web.static import File
 from gameproto._compat import pauseLikeChannel, upgradedToWebSocket
 from gameproto.engine.faults import FaultLog
 from gameproto.metrics import Metrics, metricsOf
-from gameproto.net import Limits, PeerCounter, hostOf
+from gameproto.net import Limits, PeerCounter, TokenBucket, hostOf
 
 log = Logger(namespace="gameproto.web")
 
@@ -108,10 +108,15 @@ def webRoot(children: Mapping[bytes, Resource]) -> Resource:
 class WebRequest(Request):
     """
     A request that tells its connection when it is whole (and when it
-    became a WebSocket), and refuses a request target that is not ASCII.
+    became a WebSocket), refuses a request target that is not ASCII, and
+    waits for its peer's fair share of requests (L{WebSite.requestWait})
+    before it is served.
     """
 
+    _paced: IDelayedCall | None = None
+
     def process(self) -> None:
+        self._paced = None
         # A request target is ASCII (RFC 3986: anything else percent-encoded);
         # Twisted's error pages and static files decode it and fail otherwise.
         if not self.uri.isascii():
@@ -120,7 +125,21 @@ class WebRequest(Request):
             self.write(b"bad request target: not ASCII (percent-encode it)\n")
             self.finish()
             return
+        connection = self.transport
+        if isinstance(connection, WebConnection):
+            wait = connection.factory.requestWait(connection.host)
+            if wait:
+                # The channel reads no further request until this one is
+                # done: a peer's pipelined requests are served at its pace.
+                self._paced = connection.factory.clock.callLater(wait, self.process)
+                return
         super().process()
+
+    def connectionLost(self, reason: Failure) -> None:
+        if self._paced is not None and self._paced.active():
+            self._paced.cancel()
+        self._paced = None
+        super().connectionLost(reason)
 
     def registerProducer(self, producer: Any, streaming: bool) -> None:
         """
@@ -227,6 +246,7 @@ class WebSite(Site):
         self.metrics = metrics
         self.clock: IReactorTime = self.reactor
         self.peers = PeerCounter(limits.maxConnectionsPerPeer if limits is not None else 0)
+        self._requestShares: dict[str, TokenBucket] = {}
         self.faults = FaultLog(self.clock)
         """Refused connections are logged at a bounded rate per peer."""
 
@@ -245,6 +265,24 @@ class WebSite(Site):
             return None
         return WebConnection(self, channel, host)
 
+    def requestWait(self, host: str) -> float:
+        """
+        Seconds a request of ``host`` waits before it is served (0: at once).
+        Each peer, whatever its connections, is served C{messageRate}
+        requests a second (C{messageBurst} at once), so one peer's
+        pipelined requests cannot take the others' share of the reactor.
+        """
+        if self.limits is None or not self.limits.messageRate:
+            return 0.0
+        share = self._requestShares.get(host)
+        if share is None:
+            share = self._requestShares[host] = TokenBucket(
+                self.limits.messageRate, self.limits.messageBurst, self.clock)
+        if share.take():
+            return 0.0
+        self.refused("rate-limit")
+        return share.wait()
+
     def refused(self, cause: str) -> None:
         """Count one refusal of ``cause`` on the web port."""
         if self.metrics is not None:
@@ -256,6 +294,8 @@ class WebSite(Site):
     def unregisterProtocol(self, connection: WebConnection) -> None:
         """A connection is gone: its peer's place is free."""
         self.peers.release(connection.host)
+        if connection.host not in self.peers.counts:
+            self._requestShares.pop(connection.host, None)
 
 
 def makeSite(children: Mapping[bytes, Resource], limits: Limits | None = None,
