@@ -1,7 +1,8 @@
 """
 A French Tarot bot for a gameproto MaîtreTarot server: connects over TCP,
 plays ``--deals`` deals with the library's bot (the default hooks of
-L{MaitreTarotClientProtocol}), prints one line per deal, answers 0 to the
+L{MaitreTarotClientProtocol}), prints one line once identified (its place,
+and when bots will come), then one line per deal, answers 0 to the
 replay question after the last one and exits when the table ends.
 
     PYTHONPATH=. python examples/tarot_bot.py --host 127.0.0.1 --port 4001 --deals 3
@@ -34,6 +35,10 @@ from twisted.python.failure import Failure
 from gameproto.games.tarot import BID_NAMES, TarotView
 from gameproto.maitretarot import wire
 from gameproto.maitretarot.protocol import MaitreTarotClientProtocol
+
+BOTS_COME = ("the server's bots take the empty places once the table's first player "
+             "has waited --maitretarot-bots-after seconds (a server option, 30 by default)")
+"""When a table that does not fill is completed with bots."""
 
 
 def describeScore(number: int, score: dict[str, object], nicks: Sequence[str],
@@ -82,6 +87,11 @@ class BotClient(MaitreTarotClientProtocol):
         self.over = False
         self.done: Deferred[None] = Deferred()
 
+    def identified(self, place: int) -> None:
+        who = f"as {self.nick}" if self.nick is not None else "with the default nick"
+        self.report(f"Connected {who}, place {place + 1}. Waiting for the table to fill: "
+                    f"{BOTS_COME}.")
+
     def scored(self, score: dict[str, object]) -> None:
         names = self.nicks or [f"place {p + 1}" for p in range(4)]
         line = describeScore(len(self.results) + 1, score, names, self.taker, self.bids)
@@ -109,7 +119,9 @@ class BotClient(MaitreTarotClientProtocol):
 
 
 def parseArguments(argv: Sequence[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description="Play French Tarot deals with a bot.")
+    parser = argparse.ArgumentParser(
+        description="Play French Tarot deals with a bot.",
+        epilog=f"A table starts when four players are there; if it does not fill, {BOTS_COME}.")
     parser.add_argument("--host", default="127.0.0.1", help="server host (127.0.0.1)")
     parser.add_argument("--port", type=int, default=4001, help="server TCP port (4001)")
     parser.add_argument("--nick", default=None,

@@ -59,6 +59,10 @@ from gameproto.games.tarot import (
 from gameproto.maitretarot import wire
 from gameproto.maitretarot.protocol import MaitreTarotClientProtocol
 
+BOTS_COME = ("the server's bots take the empty places once the table's first player "
+             "has waited --maitretarot-bots-after seconds (a server option, 30 by default)")
+"""When a table that does not fill is completed with bots."""
+
 SUIT_ROWS = ((CLUBS, "clubs"), (SPADES, "spades"), (HEARTS, "hearts"),
              (DIAMONDS, "diamonds"), (TRUMPS, "trumps"), (EXCUSE_SUIT, "excuse"))
 
@@ -188,7 +192,8 @@ class TerminalClient(MaitreTarotClientProtocol):
 
     def identified(self, place: int) -> None:
         who = f"as {self.nick}" if self.nick is not None else "with the default nick"
-        self.out(f"Connected {who}, place {place + 1}. Waiting for the table to fill...")
+        self.out(f"Connected {who}, place {place + 1}. Waiting for the table to fill: "
+                 f"{BOTS_COME}.")
 
     def nicksReceived(self, nicks: list[str]) -> None:
         seats = ", ".join(f"{n} (you)" if p == self.seat else n for p, n in enumerate(nicks))
@@ -413,7 +418,10 @@ class Keyboard(LineReceiver):
 
 
 def parseArguments(argv: Sequence[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description="Play French Tarot from a terminal.")
+    parser = argparse.ArgumentParser(
+        description="Play French Tarot from a terminal.",
+        epilog=f"A table starts when four players are there; if it does not fill, {BOTS_COME}. "
+               "Each answer has the server's --maitretarot-timeout (60 s by default).")
     parser.add_argument("--host", default="127.0.0.1", help="server host (127.0.0.1)")
     parser.add_argument("--port", type=int, default=4001, help="server TCP port (4001)")
     parser.add_argument("--nick", default=None,

@@ -7,8 +7,9 @@ fails as soon as an installed version no longer behaves as assumed; and
 C{docs/upstream.md} holds what we offer upstream so that each of them can
 go away:
 
-  - Automat: a constant-time transition index (L{indexTransitions}) and the
-    name of a typed machine's current state (L{currentStateName});
+  - Automat: a constant-time transition index (L{indexTransitions}), the
+    name of a typed machine's current state (L{currentStateName}) and the
+    transitions of a built machine, for its diagram (L{machineTransitions});
   - Twisted's WebSocket: the size of a message still being assembled
     (L{pendingMessageBytes}) and a look at every chunk of bytes an upgraded
     HTTP channel receives (L{afterChannelData}), to refuse an over-long
@@ -29,7 +30,8 @@ from typing import Any, Callable, TypeVar
 from automat import NoTransition
 from wsproto.utilities import LocalProtocolError
 
-__all__ = ["afterChannelData", "currentStateName", "indexTransitions", "pauseLikeChannel",
+__all__ = ["afterChannelData", "currentStateName", "indexTransitions", "machineTransitions",
+           "pauseLikeChannel",
            "pendingMessageBytes", "pendingWriteBytes", "upgradedToWebSocket"]
 
 MachineT = TypeVar("MachineT")
@@ -76,6 +78,22 @@ def currentStateName(machine: object) -> str:
     state = machine.__automat_transitioner__._state  # type: ignore[attr-defined]
     name: str = state.name
     return name
+
+
+def machineTransitions(machine: object) -> tuple[str, list[tuple[str, str, str]]]:
+    """
+    A built Automat C{TypeMachine}'s initial state and its transitions,
+    each C{(old state, input, new state)} by name, sorted.  The automaton
+    is C{TypeMachine.__automat_automaton__} (what C{TypeMachine.asDigraph}
+    draws from, which needs graphviz); from there only its public
+    C{initialState} and C{allTransitions()} and the states' C{name}.
+    """
+    automaton: Any = getattr(machine, "__automat_automaton__")
+    transitions = sorted(
+        (old.name, symbol, new.name) for old, symbol, new, _ in automaton.allTransitions()
+    )
+    initial: str = automaton.initialState.name
+    return initial, transitions
 
 
 # -- Twisted's WebSocket -------------------------------------------------------

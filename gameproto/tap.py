@@ -29,6 +29,7 @@ from gameproto.engine.external import (
     EngineManifest,
     ExternalEngine,
     ManifestError,
+    isManifestPath,
     parseEngineSpec,
 )
 from gameproto.engine.hub import Hub, HubSettings
@@ -107,6 +108,15 @@ def count(value: str) -> int:
     return number
 
 
+def plainReason(reason: str, value: str | None) -> str:
+    """A coerce's refusal in words: Python's own texts for int() and float() replaced."""
+    if reason.startswith("invalid literal for int()"):
+        return f"{value!r} is not a whole number"
+    if reason.startswith("could not convert string to float"):
+        return f"{value!r} is not a number"
+    return reason
+
+
 class NamedCoerceParameter(usage.CoerceParameter):
     """A coerced option whose bad value is a usage error naming the option."""
 
@@ -114,7 +124,8 @@ class NamedCoerceParameter(usage.CoerceParameter):
         try:
             super().dispatch(parameterName, value)
         except usage.UsageError as e:
-            reason = str(e).removeprefix("Parameter type enforcement failed: ")
+            reason = plainReason(str(e).removeprefix("Parameter type enforcement failed: "),
+                                 value)
             raise usage.UsageError(f"--{parameterName}: {reason}") from None
 
 
@@ -240,14 +251,15 @@ class Options(usage.Options):
 
     def opt_engine(self, value: str) -> None:
         """
-        NAME=MANIFEST or NAME=COMMAND: an external engine (a manifest.json, a
-        folder holding one, or a command whose only init parameter is
-        players). Repeatable.
+        PATH, NAME=PATH or NAME=COMMAND: an external engine, a manifest.json
+        or a folder holding one (named by its manifest, or NAME), or a
+        command whose only init parameter is players. Repeatable.
         """
-        try:
-            parseEngineSpec(value)
-        except ManifestError as e:
-            raise usage.UsageError(f"--engine: {e}") from None
+        if not isManifestPath(value):
+            try:
+                parseEngineSpec(value)
+            except ManifestError as e:
+                raise usage.UsageError(f"--engine: {e}") from None
         self["engine"].append(value)
 
     def opt_ports(self, value: str) -> None:
@@ -262,6 +274,10 @@ class Options(usage.Options):
             maxGames=self["engine-max-games"], maxGamesPerPeer=self["engine-max-games-per-peer"],
             gamesPerMinute=self["api-games-per-minute"])
         try:
+            origins = originList(self["allowed-origins"])
+        except ValueError as e:
+            raise usage.UsageError(f"--allowed-origins: {e}") from None
+        try:
             self["limits"] = Limits(
                 maxWriteBuffer=self["max-write-buffer"],
                 maxConnectionsPerPeer=self["max-connections-per-peer"],
@@ -269,14 +285,11 @@ class Options(usage.Options):
                 messageTimeout=self["message-timeout"],
                 requestTimeout=self["request-timeout"],
                 webSocketIdleTimeout=self["websocket-idle-timeout"],
-                allowedOrigins=originList(self["allowed-origins"]))
+                allowedOrigins=origins)
         except ValueError as e:
             raise usage.UsageError(f"connection limits: {e}") from None
         self["settings"] = {plugin.name: plugin.settings(self) for plugin in self.plugins}
-        try:
-            self["manifests"] = externalManifests(self["engines"], self["engine"])
-        except ManifestError as e:
-            raise usage.UsageError(f"--engine/--engines: {e}") from None
+        self["manifests"] = externalManifests(self["engines"], self["engine"], usage.UsageError)
         try:
             SQLiteRecordStore(self["db"]).close()
         except (OSError, sqlite3.Error) as e:
@@ -286,18 +299,28 @@ class Options(usage.Options):
             raise usage.UsageError("--ports: every protocol is off, nothing to serve")
 
 
-def externalManifests(directory: str | None, specs: list[str]) -> list[EngineManifest]:
+def externalManifests(directory: str | None, specs: list[str],
+                      error: Callable[[str], Exception] = ManifestError) -> list[EngineManifest]:
     """
     The external engines named by ``--engines`` and ``--engine`` (each
-    ``NAME=SPEC`` read by L{EngineManifest.fromSpec}).  Raises
-    L{ManifestError}.
+    ``PATH`` or ``NAME=SPEC``, read by L{EngineManifest.fromSpec}).  Raises
+    ``error`` (L{ManifestError} by default) with a text that begins with the
+    option at fault.
     """
-    manifests = loadEngineDirectory(Path(directory)) if directory else []
-    manifests.extend(EngineManifest.fromSpec(spec) for spec in specs)
+    try:
+        manifests = loadEngineDirectory(Path(directory)) if directory else []
+    except ManifestError as e:
+        raise error(f"--engines: {e}") from None
+    for spec in specs:
+        try:
+            manifests.append(EngineManifest.fromSpec(spec))
+        except ManifestError as e:
+            raise error(f"--engine: {e}") from None
     names = [m.name for m in manifests]
     for name in names:
         if names.count(name) > 1 or name in builtins():
-            raise ManifestError(f"two engines are named {name!r}")
+            option = "--engine" if specs else "--engines"
+            raise error(f"{option}: two engines are named {name!r}")
     return manifests
 
 

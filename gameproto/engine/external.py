@@ -70,15 +70,27 @@ class ManifestError(ValueError):
     """An engine manifest that cannot be used."""
 
 
+def isManifestPath(spec: str) -> bool:
+    """
+    Whether ``spec`` (what ``--engine`` takes) is the path of an existing
+    manifest.json, or of a folder, rather than ``NAME=...``.
+    """
+    path = Path(spec)
+    return path.is_dir() or (path.is_file() and path.suffix == ".json")
+
+
 def parseEngineSpec(spec: str) -> tuple[str, str]:
     """
-    ``NAME=MANIFEST`` or ``NAME=COMMAND`` (what ``--engine`` takes) split
-    into the name, an identifier, and the rest, not blank.  Raises
-    L{ManifestError}, whose text says what was expected.
+    ``NAME=MANIFEST`` or ``NAME=COMMAND`` (what ``--engine`` takes besides
+    a bare ``PATH``, see L{isManifestPath}) split into the name, an
+    identifier, and the rest, not blank.  Raises L{ManifestError}, whose
+    text says what was expected.
     """
     name, equals, value = spec.partition("=")
     if not equals or not name.isidentifier() or not value.strip():
-        raise ManifestError(f"expected NAME=COMMAND or NAME=MANIFEST, got {spec!r}")
+        raise ManifestError(
+            f"expected PATH (a manifest.json or its folder), NAME=MANIFEST or "
+            f"NAME=COMMAND, got {spec!r}")
     return name, value
 
 
@@ -140,10 +152,13 @@ class EngineManifest:
     @classmethod
     def fromSpec(cls, spec: str) -> EngineManifest:
         """
-        An engine given as ``NAME=MANIFEST`` (a manifest.json or a folder
-        holding one; the engine is called NAME) or ``NAME=COMMAND``
-        (L{fromCommand}).  Raises L{ManifestError}.
+        An engine given as ``PATH`` (a manifest.json or a folder holding one;
+        the engine is named by its manifest), ``NAME=MANIFEST`` (the same,
+        the engine called NAME) or ``NAME=COMMAND`` (L{fromCommand}).
+        Raises L{ManifestError}.
         """
+        if isManifestPath(spec):
+            return cls.load(Path(spec))
         name, value = parseEngineSpec(spec)
         path = Path(value)
         if path.exists():

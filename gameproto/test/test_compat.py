@@ -28,6 +28,7 @@ from gameproto._compat import (
     afterChannelData,
     currentStateName,
     indexTransitions,
+    machineTransitions,
     pauseLikeChannel,
     pendingMessageBytes,
     upgradedToWebSocket,
@@ -115,6 +116,12 @@ class AutomatTests(SynchronousTestCase):
         self.assertIs(indexTransitions(machine), machine)
         self.assertEqual(automaton.outputForInput, before)
         automaton._unhandledTransition = None
+
+    def test_machineTransitions(self) -> None:
+        """A built (and indexed) machine's initial state and transitions, by name."""
+        for machine in (buildMachine(), indexTransitions(buildMachine())):
+            self.assertEqual(machineTransitions(machine),
+                             ("here", [("here", "go", "there"), ("there", "back", "here")]))
 
     def test_currentStateName(self) -> None:
         """The instance's transitioner holds the current state, which has a name."""

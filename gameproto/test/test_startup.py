@@ -154,3 +154,100 @@ class OptionsUsageTests(SynchronousTestCase):
         error = self.assertRaises(SystemExit, options.parseOptions, ["--bogus"])
         self.assertEqual(str(error.code), "twistd gameproto: option --bogus not recognized "
                                           "(see twistd gameproto --help)")
+
+
+class OptionNamedTests(SynchronousTestCase):
+    """Every option's bad value is refused in words that begin with the option's name."""
+
+    BAD = ("x", "-1", "0", "nan")
+    """Values refused by one option or another; an option accepting one is not at fault."""
+
+    def test_everyOption(self) -> None:
+        options = tap.Options()
+        names = [row[0] for row in options.optParameters]
+        for plugin in options.plugins:
+            names.extend(row[0] for row in plugin.optParameters)
+        refused = 0
+        for name in names:
+            if name == "db":
+                continue
+            for bad in self.BAD:
+                try:
+                    tap.Options().parseOptions(["--db", ":memory:", f"--{name}", bad])
+                except usage.UsageError as e:
+                    refused += 1
+                    self.assertTrue(str(e).startswith(f"--{name}: "), (name, bad, str(e)))
+                    self.assertNotIn("literal", str(e))
+                    self.assertNotIn("could not convert", str(e))
+        self.assertGreater(refused, len(names))
+
+    def test_wordsForNumbers(self) -> None:
+        error = self.assertRaises(usage.UsageError, tap.Options().parseOptions,
+                                  ["--connect4-width", "wide"])
+        self.assertEqual(str(error), "--connect4-width: 'wide' is not a whole number")
+        error = self.assertRaises(usage.UsageError, tap.Options().parseOptions,
+                                  ["--connect4-timeout", "soon"])
+        self.assertEqual(str(error), "--connect4-timeout: 'soon' is not a number")
+        error = self.assertRaises(usage.UsageError, tap.Options().parseOptions,
+                                  ["--connect4-width", "3"])
+        self.assertEqual(str(error), "--connect4-width: 3 is not between 6 and 255")
+
+    def test_engineAndEngines(self) -> None:
+        """--engines and --engine each name themselves."""
+        missing = self.mktemp()
+        error = self.assertRaises(usage.UsageError, tap.Options().parseOptions,
+                                  ["--db", ":memory:", "--engines", missing])
+        self.assertTrue(str(error).startswith("--engines: "), str(error))
+        os.makedirs(missing)
+        error = self.assertRaises(usage.UsageError, tap.Options().parseOptions,
+                                  ["--db", ":memory:", "--engine", missing])
+        self.assertTrue(str(error).startswith("--engine: "), str(error))
+        self.assertIn("manifest.json", str(error))
+
+
+class EnginePathTests(SynchronousTestCase):
+    """``--engine PATH``: a manifest.json or its folder, the engine named by its manifest."""
+
+    def manifest(self, name: str = "noughts") -> Path:
+        folder = Path(self.mktemp())
+        folder.mkdir()
+        (folder / "manifest.json").write_text(
+            '{"name": "%s", "command": ["python3", "engine.py"]}' % name, encoding="utf-8")
+        return folder
+
+    def test_folder(self) -> None:
+        folder = self.manifest()
+        options = tap.Options()
+        options.parseOptions(["--db", ":memory:", "--engine", str(folder)])
+        [manifest] = options["manifests"]
+        self.assertEqual((manifest.name, manifest.directory), ("noughts", folder))
+
+    def test_file(self) -> None:
+        folder = self.manifest("crosses")
+        options = tap.Options()
+        options.parseOptions(["--db", ":memory:", "--engine", str(folder / "manifest.json")])
+        [manifest] = options["manifests"]
+        self.assertEqual((manifest.name, manifest.command), ("crosses", ("python3", "engine.py")))
+
+    def test_namedStillWorks(self) -> None:
+        folder = self.manifest()
+        options = tap.Options()
+        options.parseOptions(["--db", ":memory:", "--engine", f"other={folder}"])
+        self.assertEqual([m.name for m in options["manifests"]], ["other"])
+
+    def test_twoPaths(self) -> None:
+        """The same engine twice is refused, naming the option."""
+        folder = self.manifest()
+        error = self.assertRaises(usage.UsageError, tap.Options().parseOptions,
+                                  ["--db", ":memory:", "--engine", str(folder),
+                                   "--engine", str(folder / "manifest.json")])
+        self.assertEqual(str(error), "--engine: two engines are named 'noughts'")
+
+    def test_underTwistd(self) -> None:
+        """Under twistd, a missing path is one line naming --engine."""
+        result = twistd(self, "-n", "gameproto", "--engine", "nowhere")
+        self.assertEqual(result.returncode, 1, result)
+        [line] = result.stderr.splitlines()
+        self.assertEqual(line, "twistd gameproto: --engine: expected PATH (a manifest.json or "
+                               "its folder), NAME=MANIFEST or NAME=COMMAND, got 'nowhere' "
+                               "(see twistd gameproto --help)")

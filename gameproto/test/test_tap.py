@@ -211,7 +211,8 @@ class KnobTests(SynchronousTestCase):
         """
         for bad in ("nameless", "=cmd", "not an id=cmd", "x=", "x=   "):
             error = self.assertRaises(usage.UsageError, parse, f"--engine={bad}")
-            self.assertEqual(str(error), f"--engine: expected NAME=COMMAND or NAME=MANIFEST, "
+            self.assertEqual(str(error), "--engine: expected PATH (a manifest.json or its "
+                                         "folder), NAME=MANIFEST or NAME=COMMAND, "
                                          f"got {bad!r}")
         manifests = parse("--engine=t3=python3 x.py a=b")["manifests"]
         self.assertEqual([(m.name, m.command) for m in manifests],
@@ -228,7 +229,8 @@ class KnobTests(SynchronousTestCase):
     def test_externalManifestsSpec(self) -> None:
         """L{tap.externalManifests} refuses a bad NAME=SPEC as the external layer does."""
         error = self.assertRaises(ManifestError, tap.externalManifests, None, ["nameless"])
-        self.assertIn("expected NAME=COMMAND or NAME=MANIFEST", str(error))
+        self.assertIn("--engine: expected PATH (a manifest.json or its folder), "
+                      "NAME=MANIFEST or NAME=COMMAND", str(error))
 
 
 class PluginTests(SynchronousTestCase):

@@ -6,8 +6,10 @@ processes of their own.
 
 from __future__ import annotations
 
+import io
 import random
 import re
+from contextlib import redirect_stdout
 from types import ModuleType
 from typing import Any, Callable
 
@@ -46,6 +48,9 @@ def loadExample(name: str) -> ModuleType:
 
 bot = loadExample("tarot_bot")
 terminal = loadExample("tarot_terminal")
+
+WAIT = terminal.BOTS_COME
+"""What both examples say, once identified, of the bots that will fill the table."""
 TerminalClient: Any = terminal.TerminalClient
 
 SETTINGS = TarotSettings(botsAfter=0, timeout=5)
@@ -166,6 +171,9 @@ class BotTests(ExampleTestCase):
 
         self.assertIsNone(client.problem)
         self.assertTrue(client.over)
+        self.assertEqual(lines[0], f"Connected as robot, place 1. Waiting for the table to "
+                                   f"fill: {WAIT}.")
+        lines = lines[1:]
         self.assertEqual(lines, client.results)
         self.assertEqual(client.nicks, ["robot", "bot2", "bot3", "bot4"])
         self.assertEqual(len(lines), 3)
@@ -193,7 +201,9 @@ class BotTests(ExampleTestCase):
                                     "--deals", "2")
         code = await process.ended
         self.assertEqual((code, process.err), (0, b""))
-        lines = process.lines()
+        waiting, *lines = process.lines()
+        self.assertEqual(waiting, f"Connected as scripted, place 1. Waiting for the table to "
+                                  f"fill: {WAIT}.")
         self.assertEqual(len(lines), 2, lines)
         for number, line in enumerate(lines, 1):
             match = SCORE.match(line)
@@ -208,7 +218,8 @@ class BotTests(ExampleTestCase):
         process = self.spawnExample("tarot_bot", "--port", str(port))
         code = await process.ended
         self.assertEqual((code, process.err), (0, b""))
-        (line,) = process.lines()
+        waiting, line = process.lines()
+        self.assertTrue(waiting.startswith("Connected with the default nick, place 1. "), waiting)
         self.assertEqual(list(totalsOf(line)), ["player1", "bot2", "bot3", "bot4"])
 
     async def test_botScriptConnectionRefused(self) -> None:
@@ -376,7 +387,7 @@ class TerminalTests(ExampleTestCase):
 
         self.assertIsNone(problem, lines[-5:])
         self.assertEqual(lines[:2], [
-            "Connected as human, place 1. Waiting for the table to fill...",
+            f"Connected as human, place 1. Waiting for the table to fill: {WAIT}.",
             "At the table: human (you), bot2, bot3, bot4",
         ])
         self.assertEqual(lines[-3:], ["Another deal? [y/n]", "The table is over.",
@@ -465,7 +476,7 @@ class TerminalTests(ExampleTestCase):
         lines = process.lines()
         self.assertEqual((code, process.err), (0, b""), lines[-5:])
         self.assertEqual(lines[:2], [
-            "Connected as typist, place 1. Waiting for the table to fill...",
+            f"Connected as typist, place 1. Waiting for the table to fill: {WAIT}.",
             "At the table: typist (you), bot2, bot3, bot4",
         ])
         self.assertIn("'x' is not a bid you may make now.", lines)
@@ -486,7 +497,7 @@ class TerminalTests(ExampleTestCase):
         lines = process.lines()
         self.assertEqual((code, process.err), (0, b""), lines[-5:])
         self.assertEqual(lines[0], "Connected with the default nick, place 1. "
-                                   "Waiting for the table to fill...")
+                                   f"Waiting for the table to fill: {WAIT}.")
         self.assertTrue(lines[-2].startswith("Your bid ("), lines[-2:])
         self.assertEqual(lines[-1], "Disconnected.")
 
@@ -500,3 +511,18 @@ class TerminalTests(ExampleTestCase):
             "Refused: the server refused our GET_ID.", "Disconnected."])
         self.assertEqual(process.err.strip(), b"tarot_terminal: the connection is closed: "
                          b"the server refused our GET_ID")
+
+
+class HelpTests(SynchronousTestCase):
+    """Both examples' --help say when the server's bots come."""
+
+    def test_help(self) -> None:
+        self.assertEqual(bot.BOTS_COME, terminal.BOTS_COME)
+        for example in (bot, terminal):
+            out = io.StringIO()
+            with redirect_stdout(out):
+                error = self.assertRaises(SystemExit, example.parseArguments, ["--help"])
+            self.assertEqual(error.code, 0)
+            text = " ".join(out.getvalue().split())
+            self.assertIn("--maitretarot-bots-after seconds (a server option, 30 by default)",
+                          text)

@@ -1,0 +1,386 @@
+"""
+The protocol pages of C{docs/protocols} against the code: every byte
+example, sample session and sample value of a page reads with gameproto's
+own codecs, as the page says it does; MaîtreTarot's table gives every
+message's gint count.
+
+A page's examples are in ```` ```wire ```` blocks: ``C→S`` (a client's
+message) or ``S→C`` (the server's) lines, comment lines starting with
+``#``, and ``...`` lines for what a session leaves out.  What a line holds
+after its direction depends on the protocol: the message's name and its
+bytes in hex, then ``=`` and its values (Protuissance 4, MaîtreTarot, whose
+long messages go on over indented lines); the line itself, or its bytes in
+hex then ``=`` and the line (Carcassonne); one JSON message (the engine
+JSON protocol).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Iterator
+
+from twisted.trial.unittest import SynchronousTestCase
+
+from gameproto.buffer import NeedMore
+from gameproto.carcassonne import wire as carcassonne
+from gameproto.connect4 import wire as connect4
+from gameproto.engine import contract
+from gameproto.enginejson import wire as enginejson
+from gameproto.maitretarot import wire as tarot
+from gameproto.test import sourceTree
+
+CLIENT, SERVER = "C→S", "S→C"
+
+
+def page(case: SynchronousTestCase, name: str) -> str:
+    """The text of ``docs/protocols/NAME``, or skip the test without a source tree."""
+    tree = sourceTree()
+    path = tree / "docs" / "protocols" / name if tree is not None else None
+    if path is None or not path.is_file():
+        raise case.skipTest(f"no docs/protocols/{name} here")
+    return path.read_text(encoding="utf-8")
+
+
+def wireBlocks(text: str) -> list[str]:
+    """The ```` ```wire ```` blocks of a page."""
+    return re.findall(r"^```wire\n(.*?)^```", text, re.M | re.S)
+
+
+def wireLines(block: str) -> Iterator[tuple[str, str]]:
+    """
+    Each message of a block: its direction and its text, continuation lines
+    (indented) joined to it; comments and ``...`` lines left out.
+    """
+    current: list[str] | None = None
+    direction = ""
+    for line in block.splitlines():
+        if not line.strip() or line.startswith(("#", "...")):
+            continue
+        if line[:1].isspace():
+            assert current is not None, f"a continuation line with no message: {line!r}"
+            current.append(line.strip())
+            continue
+        if current is not None:
+            yield direction, " ".join(current)
+        direction, _, rest = line.partition(" ")
+        assert direction in (CLIENT, SERVER), f"not a message line: {line!r}"
+        current = [rest]
+    if current is not None:
+        yield direction, " ".join(current)
+
+
+_HEX = re.compile(r"[0-9a-f]{2}\Z")
+_VALUE = re.compile(r'"([^"]*)"|(-?\d+)')
+
+
+def named(text: str) -> tuple[str, bytes, list[Any] | None]:
+    """``NAME hex... [= values]``: the name, the bytes, the values (None: none given)."""
+    body, equals, values = text.partition(" = ")
+    name, *tokens = body.split()
+    assert all(_HEX.match(t) for t in tokens), f"not hex bytes: {body!r}"
+    data = bytes.fromhex("".join(tokens))
+    if not equals:
+        return name, data, None
+    return name, data, [q if i == "" else int(i) for q, i in _VALUE.findall(values)]
+
+
+# -- Protuissance 4 ---------------------------------------------------------------
+
+
+_C4_NAMES = {connect4.Connect: "CONNECT", connect4.Init: "INIT",
+             connect4.GameStart: "GAME_START", connect4.PlayMove: "PLAY_MOVE",
+             connect4.GameEnd: "GAME_END", connect4.JoinQueue: "JOIN_QUEUE"}
+_C4_ERRORS = {connect4.ERR_INVALID_NICK: "ERR_INVALID_NICK",
+              connect4.ERR_ALREADY_USED_NICK: "ERR_ALREADY_USED_NICK",
+              connect4.ERR_INVALID_COLUMN: "ERR_INVALID_COLUMN",
+              connect4.ERR_TIMEOUT: "ERR_TIMEOUT"}
+
+
+def c4Values(message: connect4.Message) -> list[Any]:
+    match message:
+        case connect4.Connect(nick):
+            return [nick.decode("ascii", "replace")]
+        case connect4.Init(width, height):
+            return [width, height]
+        case connect4.GameStart(first, second):
+            return [first, second]
+        case connect4.PlayMove(column):
+            return [column]
+        case connect4.GameEnd(winner):
+            return [] if winner is None else [winner]
+    return []
+
+
+class Connect4PageTests(SynchronousTestCase):
+    """docs/protocols/connect4.md: every byte example is the message it names."""
+
+    def test_examples(self) -> None:
+        blocks = wireBlocks(page(self, "connect4.md"))
+        self.assertGreaterEqual(len(blocks), 2)
+        seen = set()
+        for block in blocks:
+            for direction, text in wireLines(block):
+                name, data, values = named(text)
+                expected = (connect4.CLIENT_MESSAGES if direction == CLIENT
+                            else connect4.SERVER_MESSAGES)
+                message = connect4.parseOne(data, expected)
+                self.assertFalse(isinstance(message, connect4.Malformed), text)
+                assert not isinstance(message, connect4.Malformed)
+                kind = (_C4_ERRORS[message.code] if isinstance(message, connect4.Error)
+                        else _C4_NAMES[type(message)])
+                self.assertEqual(kind, name, text)
+                self.assertEqual(connect4.serialize(message), data, text)
+                self.assertEqual(values or [], c4Values(message), text)
+                seen.add(name)
+        self.assertEqual(seen, {*_C4_NAMES.values(), *_C4_ERRORS.values()})
+
+    def test_lengths(self) -> None:
+        """The table's fixed lengths are those of the messages."""
+        text = page(self, "connect4.md")
+        fixed: dict[str, connect4.Message] = {
+                 "INIT": connect4.Init(7, 6), "PLAY_MOVE": connect4.PlayMove(0),
+                 "JOIN_QUEUE": connect4.JoinQueue(), "ERR_INVALID_NICK": connect4.Error(7),
+                 "ERR_ALREADY_USED_NICK": connect4.Error(8),
+                 "ERR_INVALID_COLUMN": connect4.Error(9), "ERR_TIMEOUT": connect4.Error(10)}
+        for name, message in fixed.items():
+            row = re.search(rf"^\| {name} \|[^|]*\| (\d+) \|", text, re.M)
+            assert row is not None, name
+            self.assertEqual(int(row.group(1)), len(connect4.serialize(message)), name)
+
+
+# -- MaîtreTarot -------------------------------------------------------------------
+
+
+def tarotKinds() -> dict[str, type]:
+    """Every message class of the codec, by its name in the protocol (GET_ID...)."""
+    kinds: dict[str, type] = {}
+    for value in vars(tarot).values():
+        if isinstance(value, type) and (issubclass(value, tarot.GintMessage)
+                                        or value in (tarot.GetNick, tarot.SendNicks)):
+            if value is tarot.GintMessage:
+                continue
+            name = re.sub(r"(?<!^)(?=[A-Z])", "_", value.__name__).upper()
+            kinds["BRANCHEMENT_POINT" if value is tarot.BranchPoint else name] = value
+    return kinds
+
+
+class MaitreTarotPageTests(SynchronousTestCase):
+    """docs/protocols/maitretarot.md: the message table and the whole session."""
+
+    def test_table(self) -> None:
+        """Every message of the codec has a row, with its gint count."""
+        text = page(self, "maitretarot.md")
+        for name, kind in tarotKinds().items():
+            row = re.search(rf"^\| {name} \| [^|]+ \| ([^|]+) \|", text, re.M)
+            self.assertIsNotNone(row, f"{name} has no row")
+            assert row is not None
+            if issubclass(kind, tarot.GintMessage):
+                count = kind.gintCount()
+                self.assertEqual(row.group(1).strip(),
+                                 f"{count} gint" + ("s" if count != 1 else ""), name)
+        self.assertIn("| READY_TO_PLAY | none | 0 gints |", text)
+
+    def test_session(self) -> None:
+        """Each message of the session reads as its name says, its values as written."""
+        blocks = wireBlocks(page(self, "maitretarot.md"))
+        self.assertTrue(blocks)
+        kinds = tarotKinds()
+        seen = set()
+        for block in blocks:
+            lengths: tuple[int, ...] = ()
+            previous = ""
+            for direction, text in wireLines(block):
+                name, data, values = named(text)
+                kind = kinds[name]
+                expect = tarot.Expect(kind, length=lengths[0] if lengths else 0,
+                                      lengths=lengths)
+                if previous == "DILL_CARDS":
+                    expect = tarot.Expect(tarot.BidsOrScore)
+                parsed = tarot.parse(data, expect)
+                self.assertNotEqual(parsed, tarot.NEED_MORE, text)
+                assert not isinstance(parsed, NeedMore)
+                message, used = parsed
+                self.assertIsInstance(message, kind, text)
+                self.assertEqual(used, len(data), text)
+                self.assertEqual(tarot.serialize(message), data, text)
+                if isinstance(message, tarot.GetNick):
+                    read: list[Any] = [message.nick.decode("utf-8")]
+                elif isinstance(message, tarot.SendNicks):
+                    read = [n.decode("utf-8") for n in message.nicks]
+                else:
+                    read = message.values()  # type: ignore[union-attr]
+                if values is not None:
+                    self.assertEqual(values, read, text)
+                if isinstance(message, tarot.GetNickLen):
+                    lengths = (message.length,)
+                elif isinstance(message, tarot.SendNickLen):
+                    lengths = message.lengths
+                sent = isinstance(message, (tarot.GetId, tarot.GetProtocol, tarot.GetNickLen,
+                                            tarot.GetNick, tarot.GetBid, tarot.GetChien,
+                                            tarot.GetTurnCard, tarot.AckReplay))
+                self.assertEqual(direction, CLIENT if sent else SERVER, text)
+                previous = name
+                seen.add(name)
+        self.assertEqual(seen, set(kinds))
+
+
+# -- Carcassonne -------------------------------------------------------------------
+
+
+class CarcassonnePageTests(SynchronousTestCase):
+    """docs/protocols/carcassonne.md: every line of its examples is a message."""
+
+    def test_examples(self) -> None:
+        blocks = wireBlocks(page(self, "carcassonne.md"))
+        self.assertGreaterEqual(len(blocks), 2)
+        seen = set()
+        for block in blocks:
+            for direction, text in wireLines(block):
+                body, equals, line = text.partition(" = ")
+                if equals and all(_HEX.match(t) for t in body.split()):
+                    data = bytes.fromhex(body.replace(" ", ""))
+                    self.assertTrue(data.endswith(b"\n"), text)
+                    data = data[:-1]
+                else:
+                    line, data = text, text.encode("utf-8")
+                message = carcassonne.parse(data.removesuffix(b"\r"))
+                self.assertFalse(isinstance(message, carcassonne.Malformed), text)
+                assert not isinstance(message, carcassonne.Malformed)
+                self.assertEqual(carcassonne.format(message), line.encode("utf-8") + b"\n", text)
+                seen.add((direction, type(message).__name__))
+        for kind in ("Hello", "HelloAck", "Ready", "Move", "MoveAck", "Close"):
+            self.assertIn((CLIENT, kind), seen)
+        for kind in ("HelloNack", "Hello", "Start", "Token", "Move", "MoveAck", "Finish",
+                     "Close"):
+            self.assertIn((SERVER, kind), seen)
+
+
+class CarcassonneTilesTests(SynchronousTestCase):
+    """docs/protocols/carcassonne.md's tile table is the rules engine's tiles."""
+
+    def test_tiles(self) -> None:
+        from gameproto.games.carcassonne import TILES
+
+        text = page(self, "carcassonne.md")
+        rows = re.findall(r"^\| `(tile-[a-x])` \| (\d+) \| `([CRF]{4})` \| (.*) \|$", text, re.M)
+        self.assertEqual([row[0] for row in rows], list(TILES))
+        for name, count, edges, features in rows:
+            tile = TILES[name]
+            self.assertEqual((int(count), edges), (tile.count, tile.edges), name)
+            described = sorted(
+                (kind.removesuffix(" with shield"), kind.endswith(" with shield"),
+                 frozenset(zones.split()))
+                for kind, zones in (part.split(": ") for part in features.split("; ")))
+            self.assertEqual(described, sorted((f.kind, f.shield, f.zones)
+                                               for f in tile.features), name)
+
+
+# -- The engine JSON protocol ------------------------------------------------------
+
+
+class EngineJsonPageTests(SynchronousTestCase):
+    """docs/protocols/enginejson.md: the sample session and the sample values."""
+
+    def test_session(self) -> None:
+        blocks = wireBlocks(page(self, "enginejson.md"))
+        self.assertTrue(blocks)
+        for block in blocks:
+            for direction, text in wireLines(block):
+                if direction == CLIENT:
+                    message: object = enginejson.parse(text)
+                else:
+                    message = enginejson.parseServer(text)
+                    self.assertFalse(isinstance(message, enginejson.Unknown), text)
+                self.assertFalse(isinstance(message, enginejson.Malformed), text)
+                if isinstance(message, enginejson.Instructions):
+                    for request in message.requested_actions:
+                        contract.requestedActionFromJSON(request)
+                    for display in message.displays:
+                        contract.displayFromJSON(display)
+                if isinstance(message, enginejson.Errors):
+                    for error in message.errors:
+                        self.assertFalse(isinstance(contract.errorFromJSON(error), contract.OtherError),
+                                     text)
+
+    def section(self) -> str:
+        text = page(self, "enginejson.md")
+        return text.split("### What instructions carry", 1)[1].split("\n### ", 1)[0]
+
+    def test_samples(self) -> None:
+        """
+        Each JSON sample reads as what it shows; each requested action's
+        answer, the first action after it, is accepted by the check every
+        engine uses.
+        """
+        section = self.section()
+        pieces = re.split(r"^```json\n(.*?)^```\n", section, flags=re.M | re.S)
+        kinds = set()
+        for index in range(1, len(pieces), 2):
+            data = json.loads(pieces[index])
+            after = pieces[index + 1] if index + 1 < len(pieces) else ""
+            if "errors" in data or "game_state" in data:
+                kinds.add("instructions")
+                result = contract.instructionsFromJSON(data)
+                if isinstance(result, contract.Errors):
+                    for error in result.errors:
+                        self.assertFalse(isinstance(error, contract.OtherError), error)
+            elif "content" in data:
+                kinds.add("display")
+                contract.displayFromJSON(data)
+            elif data.get("type") in ("CLICK", "KEY", "TEXT"):
+                kinds.add(data["type"])
+                request = contract.requestedActionFromJSON(data)
+                self.assertEqual(request.asJSON(), {"confirm": False, **data}
+                                 if data["type"] != "TEXT" else data)
+                answer = re.search(r"`(\{\"type\": \"(?:CLICK|KEY|TEXT)\".*?\})`", after)
+                assert answer is not None, f"no answer after {data}"
+                action = json.loads(answer.group(1))
+                area = contract.Zone(0, 0, 640, 480)
+                self.assertIs(contract.checkAction(request.player, action, [request], area),
+                              request, action)
+            elif "scores" in data:
+                kinds.add("game_state")
+                self.assertIsInstance(data["gameover"], bool)
+            else:
+                self.fail(f"a sample of nothing known: {data}")
+        self.assertEqual(kinds, {"instructions", "display", "CLICK", "KEY", "TEXT",
+                                 "game_state"})
+
+
+# -- README --------------------------------------------------------------------------
+
+
+class ReadmeTests(SynchronousTestCase):
+    """What README.md tells a person who starts the server."""
+
+    def readme(self) -> str:
+        tree = sourceTree()
+        if tree is None or not (tree / "README.md").is_file():
+            raise self.skipTest("no README.md here")
+        return (tree / "README.md").read_text(encoding="utf-8")
+
+    def test_loopback(self) -> None:
+        """The loopback command parses, and binds every protocol of gameproto to 127.0.0.1."""
+        from gameproto import tap
+
+        text = self.readme()
+        self.assertIn("every interface", text)
+        match = re.search(r"^twistd -n gameproto --ports (\S*interface=127\.0\.0\.1\S*)$",
+                          text, re.M)
+        assert match is not None
+        options = tap.Options()
+        options.parseOptions(["--db", ":memory:", "--ports", match.group(1)])
+        bound = tap.parsePorts(match.group(1), options["ports"])
+        self.assertTrue({"web", "connect4", "maitretarot", "carcassonne", "engine"}
+                        <= set(bound))
+        for description in bound.values():
+            self.assertTrue(description.endswith(":interface=127.0.0.1"), description)
+
+    def test_clock(self) -> None:
+        """The Protuissance 4 clock and the Tarot bots are told where terminals are."""
+        text = self.readme()
+        self.assertIn("**3 seconds**", text)
+        self.assertIn("--connect4-timeout 30", text)
+        self.assertIn("`--maitretarot-bots-after` seconds", text)
