@@ -106,10 +106,13 @@ class UnexpectedAction:
 
     player: Seat
     action: JSON
+    text: str | None = attrs.field(default=None, eq=False, kw_only=True)
+    """Why, in words for a person (see L{WrongAction.text}); None: no words."""
     type: ClassVar[str] = "UNEXPECTED_ACTION"
 
     def asJSON(self) -> dict[str, JSON]:
-        return {"type": self.type, "player": self.player + 1, "action": self.action}
+        return _withText({"type": self.type, "player": self.player + 1, "action": self.action},
+                         self.text)
 
 
 @attrs.frozen
@@ -136,16 +139,36 @@ class WrongAction:
     player: Seat = 0
     action: JSON = None
     requested_action: JSON = None
+    text: str | None = attrs.field(default=None, eq=False, kw_only=True)
+    """
+    Why, in words for a person, from the rules ("That card is not allowed:
+    you must follow hearts"); None: no words.  The JSON form carries it as
+    ``text`` when there is one.  Errors compare equal whatever their text.
+    """
     type: ClassVar[str] = "WRONG_ACTION"
 
     def asJSON(self) -> dict[str, JSON]:
-        return {
+        return _withText({
             "type": self.type,
             "subtype": self.subtype,
             "player": self.player + 1,
             "action": self.action,
             "requested_action": self.requested_action,
-        }
+        }, self.text)
+
+
+def _withText(described: dict[str, JSON], text: str | None) -> dict[str, JSON]:
+    """An error's JSON form, with its words for a person when it has them."""
+    if text is not None:
+        described["text"] = text
+    return described
+
+
+def errorText(error: object) -> str | None:
+    """An error's words for a person (its ``text``), None when it has none."""
+    text = (error.fields.get("text") if isinstance(error, OtherError)
+            else getattr(error, "text", None))
+    return text if isinstance(text, str) and text else None
 
 
 def _typed(instance: object, attribute: object, value: object) -> None:
@@ -327,11 +350,36 @@ class Zone:
 
 
 @attrs.frozen
+class Pick:
+    """
+    How a person may make a TEXT answer by clicking instead of typing: each
+    of ``zones`` stands for the value of the same index in ``values``; the
+    person picks ``count`` different zones (a click picks, another click
+    unpicks), then confirms, and the answer is the picked values, in the
+    order of ``values``, joined by ``separator``.  The answer is an ordinary
+    TEXT action, checked like any other: a client that does not know of
+    ``pick`` types it.
+    """
+
+    zones: tuple[Zone, ...]
+    values: tuple[str, ...]
+    count: int
+    separator: str = " "
+
+    def asJSON(self) -> dict[str, JSON]:
+        return {"zones": [z.asJSON() for z in self.zones], "values": list(self.values),
+                "count": self.count, "separator": self.separator}
+
+
+@attrs.frozen
 class RequestedAction:
     """
     An action the engine waits for: a CLICK (in ``zones``, with ``buttons``),
     a KEY (among ``keys``) or a TEXT (matching ``regex``, at most
-    ``max_length``), from the seat ``player``.
+    ``max_length``), from the seat ``player``.  A TEXT may come with a
+    L{Pick}: the zones a person clicks to make the text.  ``prompt`` says
+    what is asked in words for a person ("click a column"), when the
+    engine has words for it.
     """
 
     player: Seat
@@ -342,6 +390,8 @@ class RequestedAction:
     regex: str | None = None
     max_length: int | None = None
     confirm: bool = False
+    pick: Pick | None = None
+    prompt: str | None = None
 
     def asJSON(self) -> dict[str, JSON]:
         described: dict[str, JSON] = {"type": self.type, "player": self.player + 1}
@@ -357,6 +407,10 @@ class RequestedAction:
             described["max_length"] = self.max_length
         if self.type != "TEXT":
             described["confirm"] = self.confirm
+        if self.pick is not None:
+            described["pick"] = self.pick.asJSON()
+        if self.prompt is not None:
+            described["prompt"] = self.prompt
         return described
 
 
@@ -489,9 +543,18 @@ class GameState:
 
     scores: tuple[int, ...]
     gameover: bool
+    text: str | None = attrs.field(default=None, eq=False, kw_only=True)
+    """
+    Where the game stands, in words for a person: once it is over, why
+    ("four in a row", "player 2 gave up"); None: no words.  The JSON form
+    carries it as ``text`` when there is one.
+    """
 
     def asJSON(self) -> dict[str, JSON]:
-        return {"scores": list(self.scores), "gameover": self.gameover}
+        described: dict[str, JSON] = {"scores": list(self.scores), "gameover": self.gameover}
+        if self.text is not None:
+            described["text"] = self.text
+        return described
 
 
 @attrs.frozen
@@ -681,6 +744,20 @@ def isPublicAction(factory: object, seat: Seat, action: JSON) -> bool:
         return False
 
 
+def seatColours(engine: object) -> list[str] | None:
+    """
+    The colour each seat plays with, when the game declares one (an
+    optional ``colours`` of a L{GameEngine}: one CSS colour per seat, as its
+    display draws that seat's pieces), so that a page can show it beside the
+    seat's name; None when it declares none.
+    """
+    colours = getattr(engine, "colours", None)
+    if (isinstance(colours, (list, tuple)) and colours
+            and all(isinstance(c, str) for c in colours)):
+        return list(colours)
+    return None
+
+
 class Bot(Protocol):
     """A computer player: picks a move for ``seat`` from what that seat may see."""
 
@@ -771,15 +848,16 @@ def _listedError(data: dict[str, JSON]) -> EngineError:
         if not isinstance(argname, str) or "value" not in data:
             raise MalformedJSON("UNEXPECTED_ARGUMENT needs argname and value")
         return UnexpectedArgument(argname, data["value"])
+    text = data.get("text") if isinstance(data.get("text"), str) else None
     if kind == "UNEXPECTED_ACTION":
-        return UnexpectedAction(_seat(data.get("player")), data.get("action"))
+        return UnexpectedAction(_seat(data.get("player")), data.get("action"), text=text)
     if kind == "MISSING_ACTION":
         return MissingAction(_seat(data.get("player")), data.get("requested_action"))
     if kind == "WRONG_ACTION":
         if data.get("subtype") not in WrongActionSubtype.ALL:
             raise MalformedJSON(f"unknown WRONG_ACTION subtype {data.get('subtype')!r}")
         return WrongAction(data["subtype"], _seat(data.get("player")), data.get("action"),
-                           data.get("requested_action"))
+                           data.get("requested_action"), text=text)
     raise MalformedJSON(f"unknown error type {kind!r}")
 
 
@@ -788,12 +866,7 @@ def requestedActionFromJSON(data: JSON) -> RequestedAction:
         raise MalformedJSON("a requested action must be a CLICK, KEY or TEXT object")
     zones = data.get("zones")
     if zones is not None:
-        sides = ("x", "y", "width", "height")
-        if not isinstance(zones, list) or not all(
-                isinstance(z, dict) and all(_number(z.get(side)) is not None for side in sides)
-                for z in zones):
-            raise MalformedJSON("zones must be rectangles of finite numbers x, y, width, height")
-        zones = tuple(Zone(*(float(z[side]) for side in sides)) for z in zones)
+        zones = _zonesFromJSON(zones)
     buttons = data.get("buttons")
     if buttons is not None:
         if not isinstance(buttons, list) or not all(b in BUTTONS for b in buttons):
@@ -807,7 +880,36 @@ def requestedActionFromJSON(data: JSON) -> RequestedAction:
     if length is not None and (isinstance(length, bool) or not isinstance(length, int)):
         raise MalformedJSON("max_length must be an integer")
     return RequestedAction(_seat(data.get("player")), data["type"], zones, buttons, keys,
-                           regex, length, bool(data.get("confirm", False)))
+                           regex, length, bool(data.get("confirm", False)),
+                           _pickFromJSON(data.get("pick")) if data["type"] == "TEXT" else None,
+                           data["prompt"] if isinstance(data.get("prompt"), str) else None)
+
+
+def _zonesFromJSON(zones: JSON) -> tuple[Zone, ...]:
+    sides = ("x", "y", "width", "height")
+    if not isinstance(zones, list) or not all(
+            isinstance(z, dict) and all(_number(z.get(side)) is not None for side in sides)
+            for z in zones):
+        raise MalformedJSON("zones must be rectangles of finite numbers x, y, width, height")
+    return tuple(Zone(*(float(z[side]) for side in sides)) for z in zones)
+
+
+def _pickFromJSON(data: JSON) -> Pick | None:
+    """A TEXT request's ``pick``: None when absent."""
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise MalformedJSON("pick must be an object")
+    zones = _zonesFromJSON(data.get("zones"))
+    values, count = data.get("values"), data.get("count")
+    separator = data.get("separator", " ")
+    if (not isinstance(values, list) or len(values) != len(zones)
+            or not all(isinstance(v, str) for v in values)):
+        raise MalformedJSON("pick needs one string value per zone")
+    if (isinstance(count, bool) or not isinstance(count, int)
+            or not 1 <= count <= len(zones) or not isinstance(separator, str)):
+        raise MalformedJSON("pick needs a count between 1 and its number of zones")
+    return Pick(zones, tuple(values), count, separator)
 
 
 def displayFromJSON(data: JSON) -> Display:
@@ -849,9 +951,10 @@ def instructionsFromJSON(
         raise MalformedJSON("requested_actions and displays must be lists")
     if initvalues is not None and not isinstance(initvalues, dict):
         raise MalformedJSON("initvalues must be an object")
+    text = state.get("text")
     instructions = Instructions(
         tuple(requestedActionFromJSON(r) for r in requested),
-        GameState(tuple(scores), over),
+        GameState(tuple(scores), over, text=text if isinstance(text, str) else None),
         initvalues=initvalues,
     )
     return instructions, tuple(displayFromJSON(d) for d in displays)

@@ -318,7 +318,11 @@ class Hub:
         """The holder of ``seat`` left ``table``: its host decides what the seat becomes."""
         entry = self.tables.get(table.id)
         if entry is not None and entry[0] is table and not table.finished:
-            entry[1].vacate(table, seat)
+            table.leaving = seat  # a resignation now is a leaving (Table.lastResignation)
+            try:
+                entry[1].vacate(table, seat)
+            finally:
+                table.leaving = None
 
     # -- the games the hub hosts ---------------------------------------------
 

@@ -155,6 +155,14 @@ class Table:
         self._announced = False
         self._busy = False
         self._queued: deque[tuple[Seat, JSON, Deferred[Instructions | Errors]]] = deque()
+        self.lastResignation: tuple[Seat, str] | None = None
+        """
+        The last seat resigned and why, in a word: ``time`` (its clock ran
+        out), ``left`` (its holder left, see L{leaving}) or ``resigned``.
+        """
+        self.leaving: Seat | None = None
+        """The seat whose holder is leaving now (set by whoever handles the leaving)."""
+        self._expiring: Seat | None = None
         self.maxActions: int | None = None
         """
         The most actions the game may have: past it the game is aborted, its
@@ -326,6 +334,8 @@ class Table:
         """``seat`` gives up (it left, timed out or broke a rule); recorded like an action."""
         if self.finished or not self._started:
             return
+        self.lastResignation = (seat, "time" if self._expiring == seat
+                                else "left" if self.leaving == seat else "resigned")
         outcome = self.engine.resign(seat)
         self._accept(RecordedAction(seat, None, self.clock.seconds(), "resign"), outcome)
 
@@ -410,21 +420,25 @@ class Table:
     def _expired(self, seat: Seat) -> None:
         turn = self.turn
         holder = self.holders[seat]
+        self._expiring = seat
         try:
-            holder.timedOut(self, seat)
-        except Exception:
-            log.failure("game {id}: seat {seat} ({name}) failed a timeout",
-                        id=self.id, seat=seat, name=holder.name)
-        stuck = (
-            not self.finished
-            and self.turn == turn
-            and seat in self._waiting
-            and self.holders[seat] is holder
-            and not self._clocks[seat].active
-        )
-        if stuck:
-            log.info("game {id}: seat {seat} timed out, resigned", id=self.id, seat=seat)
-            self.resign(seat)
+            try:
+                holder.timedOut(self, seat)
+            except Exception:
+                log.failure("game {id}: seat {seat} ({name}) failed a timeout",
+                            id=self.id, seat=seat, name=holder.name)
+            stuck = (
+                not self.finished
+                and self.turn == turn
+                and seat in self._waiting
+                and self.holders[seat] is holder
+                and not self._clocks[seat].active
+            )
+            if stuck:
+                log.info("game {id}: seat {seat} timed out, resigned", id=self.id, seat=seat)
+                self.resign(seat)
+        finally:
+            self._expiring = None
 
     def _publish(self, outcome: Instructions) -> None:
         # Holders may act from inside update(); queueing keeps every seat's

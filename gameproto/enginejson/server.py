@@ -16,7 +16,7 @@ from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 from gameproto.engine.clock import positiveSeconds
-from gameproto.engine.contract import JSON, Errors, Instructions, Seat
+from gameproto.engine.contract import JSON, Errors, Instructions, Seat, seatColours
 from gameproto.engine.hub import Hub
 from gameproto.engine.record import RecordStore
 from gameproto.engine.registry import EngineRegistry
@@ -71,9 +71,13 @@ class EngineJsonPlayer:
     def aborted(self, table: Table, seat: Seat | None, reason: str) -> None:
         self.ended(table, reason)
 
-    def ended(self, table: Table, error: str | None) -> None:
-        self.send({"type": "ended", "game": table.id, "scores": table.record.scores,
-                   "error": error})
+    def ended(self, table: Table, error: str | None, text: str | None = None) -> None:
+        message: dict[str, JSON] = {"type": "ended", "game": table.id,
+                                    "scores": table.record.scores, "error": error}
+        reason = error or endReason(table, text)
+        if reason:
+            message["reason"] = reason
+        self.send(message)
         self.machine.gameEnded()
 
     # -- PlayerCore --------------------------------------------------------
@@ -157,7 +161,7 @@ class EngineJsonPlayer:
         # Which action these instructions follow: a player who sent one knows
         # it was accepted when "by" names them (errors say it was refused).
         actions = table.record.actions
-        self.send({
+        message: dict[str, JSON] = {
             "type": "instructions", "game": table.id,
             "player": None if seat is None else seat + 1,
             "turn": len(actions),
@@ -165,10 +169,15 @@ class EngineJsonPlayer:
             "displays": [table.engine.display(seat).asJSON()],
             "requested_actions": requested,
             "waiting_for": sorted({r.player + 1 for r in instructions.requested_actions}),
+            "clocks": clocks(table, instructions),
             "game_state": instructions.game_state.asJSON(),
-        })
+        }
+        colours = seatColours(table.engine)
+        if colours is not None:
+            message["colours"] = colours
+        self.send(message)
         if instructions.game_state.gameover:
-            self.ended(table, None)
+            self.ended(table, None, instructions.game_state.text)
 
     def act(self, table: Table, seat: Seat, message: wire.Action) -> None:
         move = table.engine.decodeAction(seat, message.action)
@@ -208,6 +217,39 @@ class EngineJsonPlayer:
 
     def keepWaiting(self) -> None:
         self.protocol.setTimeout(self.server.settings.idleTimeout)
+
+
+def clocks(table: Table, instructions: Instructions) -> list[dict[str, JSON]]:
+    """
+    The turn clocks that run: for each seat waited for whose time is
+    counted, its player number and the seconds it has left.
+    """
+    running = []
+    for seat in sorted({r.player for r in instructions.requested_actions}):
+        left = table.timeLeft(seat) if 0 <= seat < len(table.holders) else None
+        if left is not None:
+            running.append({"player": seat + 1, "seconds": round(left, 1)})
+    return running
+
+
+_RESIGNED = {"time": "{name} ran out of time", "left": "{name} left the game",
+             "resigned": "{name} gave up"}
+
+
+def endReason(table: Table, text: str | None) -> str | None:
+    """
+    Why a finished game ended, in words: the seat whose resignation ended
+    it (its clock ran out, its player left or gave up), else what the
+    engine says (``text`` of its game state), else None.
+    """
+    actions = table.record.actions
+    resigned = table.lastResignation
+    if resigned is not None and actions and actions[-1].kind == "resign" \
+            and actions[-1].seat == resigned[0]:
+        seat, why = resigned
+        name = table.record.seats[seat] if seat < len(table.record.seats) else f"player {seat + 1}"
+        return _RESIGNED.get(why, _RESIGNED["resigned"]).format(name=name)
+    return text
 
 
 class EngineJsonServer(GameServer[EngineJsonSettings]):

@@ -163,6 +163,18 @@ def _winning_cells(stones: int, stride: int) -> int:
     return cells
 
 
+def four_cells(stones: int, stride: int) -> list[int]:
+    """The bit indices of every stone of ``stones`` that is part of a four in a row."""
+    cells = 0
+    for shift in (1, stride, stride - 1, stride + 1):
+        pairs = stones & (stones >> shift)
+        starts = pairs & (pairs >> (2 * shift))
+        for index in _bit_indices(starts):
+            for step in range(4):
+                cells |= 1 << (index + step * shift)
+    return _bit_indices(cells)
+
+
 def _bit_indices(bits: int) -> list[int]:
     """Indices of the set bits of a (sparse) non-negative int."""
     indices = []
@@ -612,6 +624,12 @@ PARAMETERS: tuple[Parameter, ...] = (
 )
 
 _COLOURS = ("#d62828", "#f6c90e")
+COLOUR_NAMES = ("red", "yellow")
+"""What each seat's stones are called, in words (seat 0 red, seat 1 yellow)."""
+LAST_MOVE = "#111827"
+"""The ring around the last stone played."""
+WINNING = "#22c55e"
+"""The rings around the stones of a winning four."""
 
 
 @functools.lru_cache(maxsize=4096)
@@ -620,7 +638,8 @@ def _request(
 ) -> tuple[RequestedAction, ...]:
     """The CLICK asked of ``seat``: one zone per playable column (shared, immutable)."""
     zones = tuple(Zone(column * cell, 0, cell, cell * height) for column in columns)
-    return (RequestedAction(seat, "CLICK", zones=zones, buttons=("LEFT",)),)
+    return (RequestedAction(seat, "CLICK", zones=zones, buttons=("LEFT",),
+                            prompt="click a column"),)
 
 
 class Connect4Game:
@@ -630,12 +649,16 @@ class Connect4Game:
     """
 
     players = 2
+    colours = _COLOURS
+    """Each seat's stones (see L{gameproto.engine.contract.seatColours})."""
 
     def __init__(self, params: Mapping[str, JSON]) -> None:
         self.params: Mapping[str, JSON] = dict(params)
         self.initvalues: Mapping[str, JSON] = {}
         self.board = Board.empty(int(params["width"]), int(params["height"]))
         self.resigned: int | None = None
+        self.lastMove: tuple[int, int] | None = None
+        """The (column, row) of the last stone played, row 0 at the bottom."""
 
     @property
     def winner(self) -> int | None:
@@ -659,9 +682,21 @@ class Connect4Game:
 
     def _state(self) -> GameState:
         if not self.over:
-            return GameState((0, 0), False)
+            if self.lastMove is None:
+                return GameState((0, 0), False)
+            mover = 1 - self.board.turn
+            return GameState((0, 0), False,
+                             text=f"player {mover + 1} played column {self.lastMove[0] + 1}")
         winner = self.winner
-        return GameState((int(winner == 0), int(winner == 1)), True)
+        return GameState((int(winner == 0), int(winner == 1)), True, text=self._ending())
+
+    def _ending(self) -> str:
+        """Why the game is over, in words."""
+        if self.resigned is not None:
+            return f"player {self.resigned + 1} gave up"
+        if self.board.winner is not None:
+            return "four in a row"
+        return "the board is full"
 
     def _step(self, events: tuple[Event, ...]) -> Instructions:
         if self.over:
@@ -673,14 +708,24 @@ class Connect4Game:
 
     def act(self, seat: Seat, action: JSON) -> Instructions | Errors:
         if self.over or seat != self.board.turn:
-            return Errors((UnexpectedAction(seat, action),))
+            why = "The game is over." if self.over else "It is not your turn."
+            return Errors((UnexpectedAction(seat, action, text=why),))
         if isinstance(action, bool) or not isinstance(action, int):
             return Errors((BadFormat(),))
         if not self.board.is_legal(action):
             requested = self._requested()[0].asJSON()
-            return Errors((WrongAction(WrongActionSubtype.OUT_OF_ZONE, seat, action, requested),))
+            return Errors((WrongAction(WrongActionSubtype.OUT_OF_ZONE, seat, action, requested,
+                                       text=self._whyNot(action)),))
+        row = self.board.heights[action]
         self.board = self.board.play(action)
+        self.lastMove = (action, row)
         return self._step((Event("move", action, seat),))
+
+    def _whyNot(self, column: int) -> str:
+        """Why ``column`` (0-based) cannot be played, in words (columns counted from 1)."""
+        if 0 <= column < self.board.width:
+            return f"Column {column + 1} is full: choose another column."
+        return f"There is no column {column + 1}: the columns are 1 to {self.board.width}."
 
     def resign(self, seat: Seat) -> Instructions:
         if self.over:
@@ -692,7 +737,12 @@ class Connect4Game:
         return self.board
 
     def display(self, seat: Seat | None) -> Display:
-        """The board, the same for every seat; None: a spectator's."""
+        """
+        The board, the same for every seat (None: a spectator's): the stones,
+        a ring around the last one played (``class="last-move"``) and around
+        each stone of a winning four (``class="win"``), the column numbers
+        from 1 under the board, and a line of text last.
+        """
         board, cell = self.board, self._cell()
         width, height = board.width * cell, board.height * cell
         content: list[dict[str, JSON]] = [
@@ -707,18 +757,41 @@ class Connect4Game:
                     "r": cell * 0.4,
                     "fill": "#ffffff" if stone is None else _COLOURS[stone],
                 })
+        stride = board.height + 1
+
+        def ring(column: int, row: int, colour: str, kind: str, width: float) -> dict[str, JSON]:
+            return {"tag": "circle", "class": kind, "cx": column * cell + cell / 2,
+                    "cy": (board.height - 1 - row) * cell + cell / 2, "r": cell * 0.42,
+                    "fill": "none", "stroke": colour, "stroke-width": width,
+                    "data-column": column + 1, "data-row": row + 1}
+
+        if self.lastMove is not None:
+            content.append(ring(*self.lastMove, LAST_MOVE, "last-move", max(1, cell / 14)))
+        if board.winner is not None:
+            for index in four_cells(board.stones[board.winner], stride):
+                content.append(ring(index // stride, index % stride, WINNING, "win",
+                                    max(1.5, cell / 8)))
+        if cell >= 16:
+            for column in range(board.width):
+                content.append({"tag": "text", "class": "column-number",
+                                "x": column * cell + cell / 2, "y": height + 14,
+                                "text-anchor": "middle", "font-size": 12, "fill": "#374151",
+                                "content": str(column + 1)})
+        winner = self.winner
+        ending = self._ending() if self.over else ""
         if seat is None:
-            winner = self.winner
-            text = ((f"player {board.turn + 1} to move" if not self.over else
-                     "draw" if winner is None else f"player {winner + 1} wins"))
+            text = (f"player {board.turn + 1} ({COLOUR_NAMES[board.turn]}) to move"
+                    if not self.over else f"draw: {ending}" if winner is None
+                    else f"player {winner + 1} wins: {ending}")
         elif self.over:
-            winner = self.winner
-            text = "draw" if winner is None else ("you win" if winner == seat else "you lose")
+            text = (f"draw: {ending}" if winner is None else
+                    f"you win: {ending}" if winner == seat else f"you lose: {ending}")
         else:
-            text = "your move" if board.turn == seat else "their move"
-        content.append({"tag": "text", "x": 4, "y": height + 16, "fill": "#000000",
+            text = (f"your move ({COLOUR_NAMES[seat]}): click a column" if board.turn == seat
+                    else f"their move ({COLOUR_NAMES[board.turn]})")
+        content.append({"tag": "text", "x": 4, "y": height + 34, "fill": "#000000",
                         "content": text})
-        return Display(seat, width, height + 24, tuple(content))
+        return Display(seat, width, height + 42, tuple(content))
 
     def decodeAction(self, seat: Seat, action: Mapping[str, JSON]) -> JSON | Errors:
         checked = checkAction(seat, action, self._requested())

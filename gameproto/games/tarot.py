@@ -38,6 +38,7 @@ from gameproto.engine.contract import (
     GameState,
     Instructions,
     Parameter,
+    Pick,
     RequestedAction,
     Seat,
     UnexpectedAction,
@@ -75,6 +76,8 @@ PETIT_AU_BOUT = 10
 
 _SUIT_SIGNS = ("\u2663", "\u2660", "\u2665", "\u2666")
 _FACES = {10: "V", 11: "C", 12: "D", 13: "R"}
+_ENGLISH_FACES = {10: "J", 11: "Kn", 12: "Q", 13: "K"}
+SUIT_NAMES = ("clubs", "spades", "hearts", "diamonds", "trumps", "the excuse")
 
 
 def suitOf(card: int) -> int:
@@ -114,13 +117,25 @@ def cardPoints(card: int) -> int:
 
 
 def cardLabel(card: int) -> str:
-    """A short label: ``7♣``, ``R♥`` (king), ``T21``, ``Exc``."""
+    """A short label, with French face letters: ``7♣``, ``R♥`` (king), ``T21``, ``Exc``."""
     if card == EXCUSE:
         return "Exc"
     if card >= PETIT:
         return f"T{rankOf(card)}"
     rank = card % 14
     return _FACES.get(rank, str(rank + 1)) + _SUIT_SIGNS[card // 14]
+
+
+def cardFace(card: int) -> str:
+    """
+    A short label for a person, with English face letters: ``7♣``, ``J♠``
+    (jack), ``Kn♥`` (knight), ``Q♦`` (queen), ``K♥`` (king), ``T21`` (trump
+    21), ``Exc`` (the excuse).
+    """
+    if card == EXCUSE or card >= PETIT:
+        return cardLabel(card)
+    rank = card % 14
+    return _ENGLISH_FACES.get(rank, str(rank + 1)) + _SUIT_SIGNS[card // 14]
 
 
 def countPoints(cards: Iterable[int]) -> int:
@@ -227,6 +242,51 @@ def trickWinner(played: Sequence[int]) -> int:
         elif not isTrump(top) and suitOf(card) == suit and card > top:
             best = index
     return best
+
+
+# -- why an action is refused, in words ---------------------------------------
+
+
+def whyNotCard(hand: Iterable[int], played: Sequence[int], card: int) -> str:
+    """Why ``card`` may not go on the trick ``played``, for a person."""
+    cards = set(hand)
+    if card not in cards:
+        return f"You do not hold the {cardFace(card)}."
+    suit = ledSuit(played)
+    if suit is not None and suit != TRUMPS and any(suitOf(c) == suit for c in cards):
+        return f"That card is not allowed: you must follow {SUIT_NAMES[suit]}."
+    highest = max((c for c in played if isTrump(c)), default=-1)
+    if isTrump(card) and any(isTrump(c) and c > highest for c in cards):
+        return (f"That trump is not allowed: you must play a trump higher than the "
+                f"{rankOf(highest)}.")
+    if suit == TRUMPS:
+        return "That card is not allowed: trumps were led, you must play a trump."
+    return (f"That card is not allowed: you have no {SUIT_NAMES[suit or 0]}, "
+            "you must play a trump.")
+
+
+def whyNotBid(bids: Sequence[int], bid: int) -> str:
+    """Why ``bid`` may not be made after ``bids``, for a person."""
+    highest = max(bids, default=PASS)
+    return f"You must bid higher than {BID_NAMES[highest]}, or pass."
+
+
+def whyNotDiscard(hand: Iterable[int], discard: Sequence[int]) -> str:
+    """Why ``discard`` is not a legal discard from ``hand``, for a person."""
+    held = set(hand)
+    chosen = set(discard)
+    if len(chosen) != CHIEN_SIZE:
+        return f"Discard exactly {CHIEN_SIZE} different cards."
+    if not chosen <= held:
+        return "You can only discard cards you hold."
+    if any(c in OUDLERS or isKing(c) for c in chosen):
+        return "Kings and oudlers (the 1 and 21 of trumps, the excuse) may not be discarded."
+    ordinary, trumps = discardable(held)
+    needed = max(0, CHIEN_SIZE - len(ordinary))
+    if needed == 0:
+        return "Trumps may only be discarded when you have too few other cards."
+    return (f"You have only {len(ordinary)} cards other than trumps, kings and oudlers: "
+            f"discard them all and {needed} trump{'s' if needed > 1 else ''}.")
 
 
 # -- scoring -----------------------------------------------------------------
@@ -355,17 +415,40 @@ PARAMETERS: tuple[Parameter, ...] = (
 
 BIDDING, DISCARD, PLAY, END, OVER = "bidding", "discard", "play", "end", "over"
 _KINDS = {BIDDING: "bid", DISCARD: "discard", PLAY: "card", END: "replay"}
+_DOING = {BIDDING: "Not now: it is time to bid.", DISCARD: "Not now: the taker discards.",
+          PLAY: "Not now: it is time to play a card.",
+          END: "Not now: the deal is over, answer whether to play another."}
 
-WIDTH, HEIGHT = 800, 600
-CARD_W, CARD_H = 32, 56
-HAND_X, HAND_Y = 16, 520
-BUTTON_Y, BUTTON_W, BUTTON_H = 440, 140, 32
+WIDTH, HEIGHT = 600, 820
+"""Upright, so that a phone held upright shows the cards large enough to read and tap."""
+CARD_W, CARD_H = 70, 76
+"""A card of the hand, in display units (rows of at most 8 cards)."""
+SMALL_W, SMALL_H = 48, 68
+"""A card on the table: the trick, the last trick, the chien or the discard."""
+HAND_X, HAND_Y = 16, 572
+HAND_ROW = 80
+"""Each row of the hand is this far below the one above."""
+HAND_PER_ROW = 8
+BUTTON_Y, BUTTON_W, BUTTON_H = 512, 108, 44
+BUTTON_GAP = 8
 DISCARD_REGEX = r"^\s*\d{1,2}(\s*[,; ]\s*\d{1,2}){5}\s*$"
 _REPLAY_LABELS = ("play again", "stop")
+KEY = "J jack · Kn knight · Q queen · K king · T trump · Exc excuse"
+"""What the card labels mean, shown on the display."""
+_INK, _DIM, _GOLD = "#ffffff", "#bbf7d0", "#facc15"
+
+
+def handPlaces(count: int) -> list[tuple[float, float]]:
+    """Where each of ``count`` cards of a hand is drawn (its top left), in order."""
+    rows = max(1, -(-count // HAND_PER_ROW))
+    per = -(-count // rows) if count else 1
+    step = CARD_W + 2
+    return [(HAND_X + (i % per) * step, HAND_Y + (i // per) * HAND_ROW) for i in range(count)]
 
 
 def _buttonZones(count: int) -> tuple[Zone, ...]:
-    return tuple(Zone(16 + i * (BUTTON_W + 12), BUTTON_Y, BUTTON_W, BUTTON_H) for i in range(count))
+    return tuple(Zone(16 + i * (BUTTON_W + BUTTON_GAP), BUTTON_Y, BUTTON_W, BUTTON_H)
+                 for i in range(count))
 
 
 class TarotGame:
@@ -393,9 +476,15 @@ class TarotGame:
         self.dealNumber = 0
         self.phase = BIDDING
         self._events: list[Event] = []
+        self._words: list[str] = []
+        """What happened in the step being played, in words (the game state's text)."""
+        self.ending: str | None = None
+        """Why the session is over, in words (once it is)."""
         self._newDeal()
         self._lastEvents = tuple(self._events)
         self._events = []
+        self._lastWords = "; ".join(self._words)
+        self._words = []
 
     # -- the state machine -------------------------------------------------
 
@@ -414,6 +503,7 @@ class TarotGame:
         self.leader: Seat | None = None
         self.trick = [NOBODY] * PLAYERS
         self.previousTrick = [NOBODY] * PLAYERS
+        self.lastTrickWinner: Seat | None = None
         self.played: list[int] = []
         self.won: list[list[int]] = [[] for _ in range(PLAYERS)]
         self.excuseTransfer = 0
@@ -423,6 +513,7 @@ class TarotGame:
         self.replayAnswers: list[bool | None] = [None] * PLAYERS
         self.phase = BIDDING
         self._emit(Event("dealt", {"dealer": self.dealer, "deal": self.dealNumber}))
+        self._words.append(f"deal {self.dealNumber}: player {self.dealer + 1} deals")
         for seat in range(PLAYERS):
             self._emit(Event("deal", list(hands[seat]), seat, frozenset({seat})))
         for seat in range(PLAYERS):
@@ -432,6 +523,7 @@ class TarotGame:
                 # deals, after the replay question.  Its holder's hand is not
                 # shown (the FFT has it laid down; no protocol carries it).
                 self._emit(Event("petit-sec", {"seat": seat}))
+                self._words.append(f"player {seat + 1} has the petit sec: the deal is void")
                 self._endUnplayed("petit-sec")
 
     def _emit(self, event: Event) -> None:
@@ -452,6 +544,10 @@ class TarotGame:
         data["totals"] = list(self.totals)
         self.lastScore = data
         self.history.append(data)
+        if data.get("reason") == "played":
+            self._words.append(f"player {data['taker'] + 1} "
+                               f"{'made' if data['won'] else 'lost'} the "
+                               f"{BID_NAMES[data['contract']]}")
         self.phase = END
         self.turn = None
         self._emit(Event("score", _copyScore(data)))
@@ -459,12 +555,15 @@ class TarotGame:
     def _bid(self, seat: Seat, bid: int) -> None:
         self.bids[seat] = bid
         self._emit(Event("bid", bid, seat))
+        self._words.append(f"player {seat + 1} "
+                           + ("passes" if bid == PASS else f"bids {BID_NAMES[bid]}"))
         if NOBODY in self.bids:
             self.turn = (seat + 1) % PLAYERS
             return
         self._emit(Event("bids", list(self.bids)))
         best = max(self.bids)
         if best == PASS:
+            self._words.append("everybody passed: the deal is not played")
             self.bids = [PASS] * PLAYERS
             self._emit(Event("chien", list(self.chien)))
             self._endUnplayed("all-pass")
@@ -488,6 +587,8 @@ class TarotGame:
         self.hands[seat] -= set(cards)
         self._emit(Event("discard", list(self.discard), seat, frozenset({seat})))
         trumps = [c for c in self.discard if isTrump(c)]
+        self._words.append(f"player {seat + 1} discarded six cards"
+                           + (f", showing {' '.join(cardFace(c) for c in trumps)}" if trumps else ""))
         if trumps:
             self._emit(Event("shown-trumps", trumps, seat))
         self._startPlay()
@@ -497,6 +598,7 @@ class TarotGame:
         self.trick[seat] = card
         self.played.append(card)
         self._emit(Event("card", card, seat))
+        self._words.append(f"player {seat + 1} played {cardFace(card)}")
         if len(self.played) < PLAYERS:
             self.turn = (seat + 1) % PLAYERS
             return
@@ -520,7 +622,9 @@ class TarotGame:
         if last and PETIT in cards:
             self.petitAuBout = self._takerSide(winner)
         self._emit(Event("trick", {"cards": list(self.trick), "winner": winner}))
+        self._words.append(f"player {winner + 1} won the trick")
         self.previousTrick = self.trick
+        self.lastTrickWinner = winner
         self.trick = [NOBODY] * PLAYERS
         self.played = []
         self.tricksPlayed += 1
@@ -561,6 +665,8 @@ class TarotGame:
     def _replay(self, seat: Seat, answer: bool) -> None:
         self.replayAnswers[seat] = answer
         self._emit(Event("replay", answer, seat))
+        self._words.append(f"player {seat + 1} "
+                           + ("wants another deal" if answer else "stops"))
         if None in self.replayAnswers:
             return
         if all(self.replayAnswers):
@@ -568,9 +674,13 @@ class TarotGame:
         else:
             self._gameOver("replay")
 
-    def _gameOver(self, reason: str) -> None:
+    def _gameOver(self, reason: str, seat: Seat | None = None) -> None:
         self.phase = OVER
         self.turn = None
+        stoppers = [s + 1 for s, a in enumerate(self.replayAnswers) if a is False]
+        self.ending = (f"player {(seat or 0) + 1} gave up" if reason == "resign" else
+                       f"{' and '.join(f'player {n}' for n in stoppers)} stopped after "
+                       f"deal {self.dealNumber}" if stoppers else "the game is over")
         self._emit(Event("end", {"totals": list(self.totals), "reason": reason}))
 
     # -- requests ----------------------------------------------------------
@@ -593,9 +703,16 @@ class TarotGame:
         hand = sorted(self.hands[seat])
         wanted = set(cards)
         return tuple(
-            Zone(HAND_X + i * CARD_W, HAND_Y, CARD_W, CARD_H)
-            for i, c in enumerate(hand) if c in wanted
+            Zone(x, y, CARD_W, CARD_H)
+            for (x, y), c in zip(handPlaces(len(hand)), hand) if c in wanted
         )
+
+    def _discardPick(self, seat: Seat) -> Pick:
+        """The cards the taker may click to make its discard: those it may discard."""
+        ordinary, trumps = discardable(self.hands[seat])
+        allowed = ordinary if len(ordinary) >= CHIEN_SIZE else ordinary + trumps
+        chosen = sorted(allowed)
+        return Pick(self._handZones(seat, chosen), tuple(str(c) for c in chosen), CHIEN_SIZE)
 
     def _requestFor(self, seat: Seat) -> tuple[RequestedAction, ...]:
         if seat not in self.waitingFor():
@@ -604,26 +721,37 @@ class TarotGame:
             zones = _buttonZones(GARDE_CONTRE + 1)
             allowed = legalBids(self.bids)
             chosen = tuple(zones[b] for b in allowed)
-            return (RequestedAction(seat, "CLICK", zones=chosen, buttons=("LEFT",)),)
+            return (RequestedAction(seat, "CLICK", zones=chosen, buttons=("LEFT",),
+                                    prompt="click your bid"),)
         if self.phase == DISCARD:
             return (
-                RequestedAction(seat, "CLICK", zones=_buttonZones(1), buttons=("LEFT",)),
-                RequestedAction(seat, "TEXT", regex=DISCARD_REGEX, max_length=40),
+                RequestedAction(seat, "CLICK", zones=_buttonZones(1), buttons=("LEFT",),
+                                prompt="use the proposed discard"),
+                RequestedAction(seat, "TEXT", regex=DISCARD_REGEX, max_length=40,
+                                pick=self._discardPick(seat),
+                                prompt="pick the six cards to discard, then confirm"),
             )
         if self.phase == PLAY:
             zones = self._handZones(seat, self.legalCardsFor(seat))
-            return (RequestedAction(seat, "CLICK", zones=zones, buttons=("LEFT",)),)
-        return (RequestedAction(seat, "CLICK", zones=_buttonZones(2), buttons=("LEFT",)),)
+            return (RequestedAction(seat, "CLICK", zones=zones, buttons=("LEFT",),
+                                    prompt="click a lit card to play it"),)
+        return (RequestedAction(seat, "CLICK", zones=_buttonZones(2), buttons=("LEFT",),
+                                prompt="play another deal, or stop"),)
 
     def _requested(self) -> tuple[RequestedAction, ...]:
         return tuple(r for s in self.waitingFor() for r in self._requestFor(s))
 
     def _state(self) -> GameState:
-        return GameState(tuple(self.totals), self.phase == OVER)
+        """The totals; in words, what the last step did, or once over why."""
+        over = self.phase == OVER
+        text = self.ending if over else self._lastWords
+        return GameState(tuple(self.totals), over, text=text or None)
 
     def _step(self) -> Instructions:
         self._lastEvents = tuple(self._events)
         self._events = []
+        self._lastWords = "; ".join(self._words)
+        self._words = []
         return Instructions(self._requested(), self._state(), self._lastEvents)
 
     # -- the contract ------------------------------------------------------
@@ -634,24 +762,26 @@ class TarotGame:
 
     def act(self, seat: Seat, action: JSON) -> Instructions | Errors:
         if self.phase == OVER or seat not in self.waitingFor():
-            return Errors((UnexpectedAction(seat, action),))
+            why = "The game is over." if self.phase == OVER else "It is not your turn."
+            return Errors((UnexpectedAction(seat, action, text=why),))
         if not isinstance(action, Mapping) or len(action) != 1:
             return Errors((BadFormat(),))
         ((kind, value),) = action.items()
         if kind not in _KINDS.values():
             return Errors((BadFormat(),))
         if kind != _KINDS[self.phase]:
-            return Errors((UnexpectedAction(seat, action),))
+            return Errors((UnexpectedAction(seat, action, text=_DOING[self.phase]),))
 
-        def wrong() -> Errors:
+        def wrong(text: str) -> Errors:
             requested = self._requestFor(seat)[0].asJSON()
-            return Errors((WrongAction(WrongActionSubtype.OUT_OF_ZONE, seat, action, requested),))
+            return Errors((WrongAction(WrongActionSubtype.OUT_OF_ZONE, seat, action, requested,
+                                       text=text),))
 
         if kind == "bid":
             if not _isInt(value) or not PASS <= value <= GARDE_CONTRE:
                 return Errors((BadFormat(),))
             if value not in legalBids(self.bids):
-                return wrong()
+                return wrong(whyNotBid(self.bids, value))
             self._bid(seat, value)
         elif kind == "discard":
             if (not isinstance(value, (list, tuple)) or len(value) != CHIEN_SIZE
@@ -659,13 +789,13 @@ class TarotGame:
                     or len(set(value)) != CHIEN_SIZE):
                 return Errors((BadFormat(),))
             if not isLegalDiscard(self.hands[seat], value):
-                return wrong()
+                return wrong(whyNotDiscard(self.hands[seat], value))
             self._discard(seat, value)
         elif kind == "card":
             if not _isInt(value) or not 0 <= value < len(DECK):
                 return Errors((BadFormat(),))
             if value not in self.legalCardsFor(seat):
-                return wrong()
+                return wrong(whyNotCard(self.hands[seat], self.played, value))
             self._play(seat, value)
         else:
             if not isinstance(value, bool):
@@ -677,7 +807,7 @@ class TarotGame:
         """A seat leaving ends the session (the table puts bots in its place): totals as they are."""
         if self.phase != OVER:
             self._emit(Event("resign", None, seat))
-            self._gameOver("resign")
+            self._gameOver("resign", seat)
         return self._step()
 
     def publicState(self) -> tuple[str, tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
@@ -714,70 +844,148 @@ class TarotGame:
         )
 
     def display(self, seat: Seat | None) -> Display:
-        """What ``seat`` sees; None: a spectator (no hand, no discard before the end)."""
+        """
+        What ``seat`` sees; None: a spectator (no hand, no discard before the
+        end).  Seats are named P1..P4 (``you`` for ``seat``); the cards have
+        English labels (L{cardFace}, the key at the top right).
+        """
         view = self.view(0 if seat is None else seat)
         if seat is None:
             view = attrs.evolve(view, hand=(), legalCards=(),
                                 discard=view.discard if view.phase in (END, OVER) else None)
+
+        def name(other: Seat) -> str:
+            return "you" if other == seat else f"P{other + 1}"
+
         who = "you are a spectator" if seat is None else f"you are P{seat + 1}"
         content: list[dict[str, JSON]] = [
             {"tag": "rect", "x": 0, "y": 0, "width": WIDTH, "height": HEIGHT, "fill": "#1f6f3f"},
-            _text(16, 24, f"deal {view.deal}, dealer P{view.dealer + 1}, {who}"),
-            _text(16, 48, "scores: " + "  ".join(
-                f"P{s + 1} {t}" for s, t in enumerate(view.totals))),
-            _text(16, 72, "bids: " + "  ".join(
-                f"P{s + 1} {'-' if b < 0 else BID_NAMES[b]}" for s, b in enumerate(view.bids))),
+            _text(16, 26, f"Deal {view.deal} · dealer {name(view.dealer)} · {who}", 20),
+            _text(16, 50, KEY, 14, _DIM),
+            _text(16, 78, "Bids: " + " · ".join(
+                f"{name(s)} {'–' if b < 0 else BID_NAMES[b]}" for s, b in enumerate(view.bids)),
+                18),
         ]
         if view.taker is not None and view.contract:
-            content.append(_text(16, 96, f"P{view.taker + 1} takes: {BID_NAMES[view.contract]}"))
-        shownCards = view.discard if view.phase == PLAY and view.discard else view.chien
+            content.append(_text(16, 104, f"Taker: {name(view.taker)}, "
+                                         f"{BID_NAMES[view.contract]} "
+                                         f"(× {MULTIPLIERS[view.contract]})", 18))
+        ended = view.phase in (END, OVER)
+        shownCards = view.discard if view.discard and (view.phase == PLAY or ended) else view.chien
         if shownCards and view.phase != BIDDING:
-            title = "discard" if shownCards is view.discard else "chien"
-            content.append(_text(480, 24, title))
+            title = "Discard" if shownCards is view.discard else "Chien"
+            content.append(_text(16, 138, title, 18))
             for i, card in enumerate(shownCards):
-                content.extend(_card(480 + i * CARD_W, 32, card))
+                content.extend(_card(16 + i * 50, 146, card, small=True))
         if any(card != NOBODY for card in view.previousTrick):
-            content.append(_text(480, 112, "previous trick", size=12))
-            for i, card in enumerate(view.previousTrick):
-                content.extend(_card(480 + i * CARD_W, 120, card))
-        # the trick, by position around the table (this seat at the bottom)
-        spots = ((384, 300), (460, 230), (384, 160), (308, 230))
-        for other in range(PLAYERS):
-            x, y = spots[(other - (seat or 0)) % PLAYERS]
-            card = view.trick[other]
-            content.append(_text(x, y - 4, f"P{other + 1}", size=12))
-            if card != NOBODY:
-                content.extend(_card(x, y, card))
+            content.extend(self._lastTrick(view, name))
+        if ended:
+            content.extend(self._dealSummary(view, name))
+        else:
+            content.extend(self._trick(view, seat, name))
         # buttons and what to do
         doing = ""
-        if view.phase == BIDDING and view.toPlay == seat:
-            allowed = legalBids(view.bids)
-            for bid, zone in enumerate(_buttonZones(GARDE_CONTRE + 1)):
-                content.extend(_button(zone, BID_NAMES[bid], bid in allowed))
-            doing = "your bid"
-        elif view.phase == DISCARD and view.toPlay == seat:
-            content.extend(_button(_buttonZones(1)[0], "proposed discard", True))
-            proposal = " ".join(str(c) for c in botDiscard(view.hand))
-            doing = f"type six card numbers to discard, or click the proposal ({proposal})"
+        if view.phase == BIDDING:
+            if view.toPlay == seat:
+                allowed = legalBids(view.bids)
+                for bid, zone in enumerate(_buttonZones(GARDE_CONTRE + 1)):
+                    content.extend(_button(zone, BID_NAMES[bid], bid in allowed))
+                doing = "Your bid: click a button"
+            elif view.toPlay is not None:
+                doing = f"{name(view.toPlay)} to bid"
+        elif view.phase == DISCARD:
+            if view.toPlay == seat:
+                content.extend(_button(_buttonZones(1)[0], "use proposal", True))
+                doing = "Discard: pick six cards, then confirm (or use the proposal)"
+            else:
+                doing = f"{name(view.taker or 0)} is discarding"
         elif view.phase == PLAY:
-            doing = "your card" if view.toPlay == seat else f"P{(view.toPlay or 0) + 1} to play"
+            doing = ("Your card: click a lit card" if view.toPlay == seat
+                     else f"{name(view.toPlay or 0)} to play")
         elif view.phase == END:
             if seat is not None and view.replayAnswers[seat] is None:
                 for label, zone in zip(_REPLAY_LABELS, _buttonZones(2)):
                     content.extend(_button(zone, label, True))
-            score = view.lastScore or {}
-            if score.get("reason") == "played":
-                doing = (f"P{score['taker'] + 1} {'won' if score['won'] else 'lost'} "
-                         f"{BID_NAMES[score['contract']]} with {score['points'] / 2:g} points, "
-                         f"{score['oudlers']} oudlers")
+                doing = "Another deal?"
             else:
-                doing = f"deal not played ({score.get('reason')})"
+                doing = "Waiting for the others: another deal?"
         elif view.phase == OVER:
-            doing = "game over"
-        content.append(_text(16, 420, doing))
-        for i, card in enumerate(view.hand):
-            content.extend(_card(HAND_X + i * CARD_W, HAND_Y, card, card in view.legalCards))
+            doing = f"Game over: {self.ending}" if self.ending else "Game over"
+        content.append(_text(16, 500, doing, 18, _GOLD))
+        discarding = view.phase == DISCARD and view.toPlay == seat
+        choosable: set[int] = set(view.legalCards)
+        if discarding:
+            ordinary, trumps = discardable(view.hand)
+            choosable = set(ordinary if len(ordinary) >= CHIEN_SIZE else ordinary + trumps)
+        lit = view.phase == PLAY and view.toPlay == seat or discarding
+        for (x, y), card in zip(handPlaces(len(view.hand)), view.hand):
+            content.extend(_card(x, y, card, state="lit" if card in choosable else
+                                 "dim" if lit else "", number=discarding))
         return Display(seat, WIDTH, HEIGHT, tuple(content))
+
+    def _trick(self, view: TarotView, seat: Seat | None,
+               name: Any) -> list[dict[str, JSON]]:
+        """The trick on the table, each card by its seat (this seat at the bottom)."""
+        content: list[dict[str, JSON]] = []
+        spots = ((276, 396), (372, 320), (276, 244), (180, 320))
+        for other in range(PLAYERS):
+            x, y = spots[(other - (seat or 0)) % PLAYERS]
+            card = view.trick[other]
+            turn = view.phase == PLAY and view.toPlay == other
+            label = name(other) + (" ▸" if turn else "")
+            if other == view.leader and view.phase == PLAY:
+                label += " (led)"
+            labelY = y + SMALL_H + 18 if (other - (seat or 0)) % PLAYERS == 0 else y - 6
+            content.append(_text(x, labelY, label, 16, _GOLD if turn else _INK))
+            if card != NOBODY:
+                content.extend(_card(x, y, card, small=True))
+            else:
+                content.append({"tag": "rect", "x": x, "y": y, "width": SMALL_W,
+                                "height": SMALL_H, "rx": 5, "fill": "none",
+                                "stroke": _DIM, "stroke-dasharray": "4 4"})
+        return content
+
+    def _lastTrick(self, view: TarotView, name: Any) -> list[dict[str, JSON]]:
+        """The last trick: each seat's card, the winner's outlined."""
+        cards = list(view.previousTrick)
+        winner = self.lastTrickWinner
+        title = "Last trick" + (f": {name(winner)} won it" if winner is not None else "")
+        content = [_text(340, 138, title, 18)]
+        for other, card in enumerate(cards):
+            x = 340 + other * 62
+            if card != NOBODY:
+                content.extend(_card(x, 146, card, small=True,
+                                     state="won" if other == winner else ""))
+            content.append(_text(x + 4, 146 + SMALL_H + 20, name(other), 16,
+                                 _GOLD if other == winner else _INK))
+        return content
+
+    def _dealSummary(self, view: TarotView, name: Any) -> list[dict[str, JSON]]:
+        """The end of a deal: its score explained, and the score sheet of every deal."""
+        score = view.lastScore or {}
+        content: list[dict[str, JSON]] = []
+        lines = dealExplanation(score, name)
+        for i, line in enumerate(lines):
+            content.append(_text(16, 262 + i * 22, line, 17 if i else 20,
+                                 _GOLD if i == 0 else _INK))
+        # the score sheet, right
+        x0, y0 = 16, 400
+        content.append(_text(x0, y0, "Deal", 16, _DIM))
+        for other in range(PLAYERS):
+            content.append(_text(x0 + 200 + other * 80, y0, name(other), 16, _DIM, anchor="end"))
+        rows = self.history[-3:]
+        first = len(self.history) - len(rows) + 1
+        for i, deal in enumerate(rows):
+            y = y0 + 18 + i * 18
+            content.append(_text(x0, y, str(first + i), 16))
+            for other, points in enumerate(deal["scores"]):
+                content.append(_text(x0 + 200 + other * 80, y, f"{points:+d}" if points else "0",
+                                     16, anchor="end"))
+        y = y0 + 18 + len(rows) * 18
+        content.append(_text(x0, y, "Total", 16, _GOLD))
+        for other, total in enumerate(view.totals):
+            content.append(_text(x0 + 200 + other * 80, y, str(total), 16, _GOLD, anchor="end"))
+        return content
 
     def decodeAction(self, seat: Seat, action: Mapping[str, JSON]) -> JSON | Errors:
         requested = self._requestFor(seat)
@@ -796,7 +1004,9 @@ class TarotGame:
             return {"discard": list(botDiscard(self.hands[seat]))}
         elif self.phase == PLAY:
             hand = sorted(self.hands[seat])
-            return {"card": hand[int((x - HAND_X) // CARD_W)]}
+            for (left, top), card in zip(handPlaces(len(hand)), hand):
+                if Zone(left, top, CARD_W, CARD_H).contains(x, y):
+                    return {"card": card}
         else:
             for answer, zone in zip((True, False), _buttonZones(2)):
                 if zone.contains(x, y):
@@ -830,29 +1040,97 @@ def _copyScore(score: dict[str, JSON] | None) -> dict[str, JSON] | None:
     return {k: list(v) if isinstance(v, list) else v for k, v in score.items()}
 
 
-def _text(x: float, y: float, content: str, size: int = 16) -> dict[str, JSON]:
-    return {"tag": "text", "x": x, "y": y, "font-size": size, "fill": "#ffffff", "content": content}
+def _text(x: float, y: float, content: str, size: int = 16, fill: str = _INK,
+          anchor: str | None = None) -> dict[str, JSON]:
+    tag: dict[str, JSON] = {"tag": "text", "x": x, "y": y, "font-size": size, "fill": fill,
+                            "content": content}
+    if anchor is not None:
+        tag["text-anchor"] = anchor
+    return tag
 
 
-def _card(x: float, y: float, card: int, playable: bool = False) -> list[dict[str, JSON]]:
-    colour = "#c01818" if suitOf(card) in (HEARTS, DIAMONDS) else "#000000"
-    return [
-        {"tag": "rect", "x": x, "y": y, "width": CARD_W - 2, "height": CARD_H, "rx": 3,
-         "fill": "#fffbe6" if playable else "#ffffff", "stroke": "#333333"},
-        {"tag": "text", "x": x + 2, "y": y + 18, "font-size": 12, "fill": colour,
-         "content": cardLabel(card)},
-        {"tag": "text", "x": x + 2, "y": y + CARD_H - 6, "font-size": 9, "fill": "#777777",
-         "content": str(card)},
+def _card(x: float, y: float, card: int, state: str = "", small: bool = False,
+          number: bool = False) -> list[dict[str, JSON]]:
+    """
+    A card: its label (L{cardFace}) top left, its suit sign or trump number
+    large in the middle.  ``state``: ``lit`` (may be played or discarded),
+    ``dim`` (may not), ``won`` (won the trick), or plain.  ``number``: its
+    number in the corner, for those who type a discard.
+    """
+    width, height = (SMALL_W, SMALL_H) if small else (CARD_W, CARD_H)
+    suit = suitOf(card)
+    colour = "#c01818" if suit in (HEARTS, DIAMONDS) else "#111111"
+    fill = {"lit": "#fff7cc", "dim": "#c8ccd2", "won": "#ffffff"}.get(state, "#ffffff")
+    stroke, strokeWidth = ((_GOLD, 4) if state == "won" else
+                           ("#b45309", 2) if state == "lit" else ("#333333", 1))
+    middle = ("★" if card == EXCUSE else str(rankOf(card)) if suit == TRUMPS
+              else _SUIT_SIGNS[suit])
+    tags: list[dict[str, JSON]] = [
+        {"tag": "rect", "class": "card", "data-card": card, "x": x, "y": y,
+         "width": width - 2, "height": height, "rx": 5, "fill": fill, "stroke": stroke,
+         "stroke-width": strokeWidth},
+        {"tag": "text", "x": x + 4, "y": y + (19 if small else 25),
+         "font-size": 16 if small else 24, "font-weight": "bold", "fill": colour,
+         "content": cardFace(card)},
+        {"tag": "text", "x": x + width / 2 - 1, "y": y + height - (12 if small else 10),
+         "font-size": 24 if small else 30, "text-anchor": "middle",
+         "fill": "#7c3aed" if suit == TRUMPS else colour, "content": middle},
     ]
+    if number:
+        tags.append({"tag": "text", "x": x + width - 6, "y": y + height - 4, "font-size": 11,
+                     "text-anchor": "end", "fill": "#555555", "content": f"#{card}"})
+    return tags
 
 
 def _button(zone: Zone, label: str, enabled: bool) -> list[dict[str, JSON]]:
     return [
         {"tag": "rect", "x": zone.x, "y": zone.y, "width": zone.width, "height": zone.height,
-         "rx": 4, "fill": "#f0e6c8" if enabled else "#777777", "stroke": "#333333"},
-        {"tag": "text", "x": zone.x + 8, "y": zone.y + 21, "font-size": 14, "fill": "#000000",
+         "rx": 6, "fill": "#f0e6c8" if enabled else "#777777", "stroke": "#333333"},
+        {"tag": "text", "x": zone.x + zone.width / 2, "y": zone.y + 28, "font-size": 16,
+         "text-anchor": "middle", "fill": "#000000" if enabled else "#333333",
          "content": label},
     ]
+
+
+def dealExplanation(score: Mapping[str, Any], name: Any = None) -> list[str]:
+    """
+    A deal's score in words, line by line: the contract and its result, the
+    points against the threshold, the value with its multiplier, the petit
+    au bout, and what each seat scores.  ``name(seat)`` names a seat (P1..P4
+    by default).
+    """
+    if name is None:
+        def name(seat: Seat) -> str:
+            return f"P{seat + 1}"
+    scores = score.get("scores") or [0] * PLAYERS
+    sheet = "This deal: " + " · ".join(f"{name(s)} {p:+d}" if p else f"{name(s)} 0"
+                                       for s, p in enumerate(scores))
+    reason = score.get("reason")
+    if reason != "played":
+        why = {"all-pass": "everybody passed", "petit-sec": "a petit sec"}.get(
+            str(reason), str(reason))
+        return [f"Deal not played: {why}", sheet]
+    contract, taker = int(score["contract"]), int(score["taker"])
+    points, oudlers = int(score["points"]), int(score["oudlers"])
+    threshold = THRESHOLDS[oudlers]
+    won, value = contractResult(contract, points, oudlers)
+    multiplier = MULTIPLIERS[contract]
+    difference = (abs(points - 2 * threshold) + 1) // 2
+    who = str(name(taker))
+    lines = [
+        f"{who[:1].upper()}{who[1:]} {'made' if won else 'lost'} the {BID_NAMES[contract]}",
+        f"Points: {points / 2:g} with {oudlers} oudler{'s' if oudlers != 1 else ''},"
+        f" needed {threshold}: {'made by' if won else 'short by'} {difference}",
+        f"Value: (25 + {difference}) × {multiplier} = {value}",
+    ]
+    side = score.get("petitAuBout")
+    if side:
+        lines.append(f"Petit au bout ({'taker' if side == 'taker' else 'defence'}): "
+                     f"10 × {multiplier} = {PETIT_AU_BOUT * multiplier}")
+    lines.append("The taker scores 3 × that, each defender the opposite")
+    lines.append(sheet)
+    return lines
+
 
 
 # -- the bot -----------------------------------------------------------------

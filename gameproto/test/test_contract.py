@@ -24,6 +24,7 @@ from gameproto.engine.contract import (
     MissingArgument,
     OtherError,
     Parameter,
+    Pick,
     RequestedAction,
     UnexpectedAction,
     UnexpectedArgument,
@@ -34,7 +35,10 @@ from gameproto.engine.contract import (
     checkParameters,
     describe,
     errorFromJSON,
+    errorText,
     instructionsFromJSON,
+    requestedActionFromJSON,
+    seatColours,
 )
 from gameproto.games.connect4 import ENGINE
 from gameproto.test.engine_helpers import assertRefused
@@ -371,6 +375,86 @@ class InstructionsTests(SynchronousTestCase):
         initial = attrs.evolve(plain, initvalues={"deck": [3, 1, 2]})
         self.assertEqual(initial.asJSON()["initvalues"], {"deck": [3, 1, 2]})
         self.assertEqual(initial.asJSON()["displays"], [])
+
+
+class WordsTests(SynchronousTestCase):
+    """What an engine may say in words: optional, additive keys of the JSON forms."""
+
+    def test_errorText(self) -> None:
+        """An error's text is in its JSON form only when given, and never changes equality."""
+        plain = WrongAction(WrongActionSubtype.OUT_OF_ZONE, 1, 3, None)
+        worded = WrongAction(WrongActionSubtype.OUT_OF_ZONE, 1, 3, None,
+                             text="Column 4 is full: choose another column.")
+        self.assertEqual(plain, worded)
+        self.assertNotIn("text", plain.asJSON())
+        self.assertEqual(worded.asJSON()["text"], "Column 4 is full: choose another column.")
+        self.assertEqual(errorText(worded), "Column 4 is full: choose another column.")
+        self.assertIsNone(errorText(plain))
+        self.assertIsNone(errorText(BadFormat()))
+        turn = UnexpectedAction(0, 1, text="It is not your turn.")
+        self.assertEqual(turn.asJSON(), {"type": "UNEXPECTED_ACTION", "player": 1, "action": 1,
+                                         "text": "It is not your turn."})
+        self.assertEqual(turn, UnexpectedAction(0, 1))
+
+    def test_errorTextFromJSON(self) -> None:
+        """An engine's error keeps its text, whatever its form."""
+        for error in (worded.asJSON() for worded in (
+                WrongAction("KEY_NOT_ALLOWED", 0, {"type": "KEY", "key": "x"}, None, text="no"),
+                UnexpectedAction(2, 5, text="no"))):
+            self.assertEqual(errorText(errorFromJSON(error)), "no")
+            self.assertEqual(errorFromJSON(error).asJSON(), error)
+        self.assertEqual(errorText(errorFromJSON({"type": "ILLEGAL", "text": "no"})), "no")
+        self.assertIsNone(errorText(errorFromJSON({"type": "ILLEGAL", "text": 3})))
+
+    def test_stateText(self) -> None:
+        state = GameState((1, 0), True, text="four in a row")
+        self.assertEqual(state, GameState((1, 0), True))
+        self.assertEqual(state.asJSON(), {"scores": [1, 0], "gameover": True,
+                                          "text": "four in a row"})
+        self.assertEqual(GameState((0, 0), False).asJSON(), {"scores": [0, 0], "gameover": False})
+        read = instructionsFromJSON({"game_state": state.asJSON()})
+        assert not isinstance(read, Errors)
+        self.assertEqual(read[0].game_state.text, "four in a row")
+
+    def test_pickAndPrompt(self) -> None:
+        """A TEXT request's pick and any request's prompt: JSON there and back."""
+        pick = Pick((Zone(0, 0, 10, 10), Zone(10, 0, 10, 10), Zone(20, 0, 10, 10)),
+                    ("3", "7", "12"), 2, ",")
+        request = RequestedAction(0, "TEXT", regex=r"^\d+,\d+$", pick=pick,
+                                  prompt="pick two cards")
+        described = request.asJSON()
+        self.assertEqual(described["pick"], {
+            "zones": [{"x": 0, "y": 0, "width": 10, "height": 10},
+                      {"x": 10, "y": 0, "width": 10, "height": 10},
+                      {"x": 20, "y": 0, "width": 10, "height": 10}],
+            "values": ["3", "7", "12"], "count": 2, "separator": ","})
+        self.assertEqual(described["prompt"], "pick two cards")
+        self.assertEqual(requestedActionFromJSON(json.loads(json.dumps(described))), request)
+        self.assertNotIn("pick", RequestedAction(0, "TEXT").asJSON())
+        self.assertNotIn("prompt", RequestedAction(0, "KEY").asJSON())
+        # The text a pick makes is an ordinary TEXT action.
+        self.assertIs(checkAction(0, {"type": "TEXT", "text": "3,12"}, [request]), request)
+
+    def test_malformedPick(self) -> None:
+        zone = {"x": 0, "y": 0, "width": 1, "height": 1}
+        for pick in ("x", {"zones": [zone], "values": ["a", "b"], "count": 1},
+                     {"zones": [zone], "values": [1], "count": 1},
+                     {"zones": [zone], "values": ["a"], "count": 2},
+                     {"zones": [zone], "values": ["a"], "count": True},
+                     {"zones": [zone], "values": ["a"], "count": 1, "separator": 3},
+                     {"zones": "z", "values": [], "count": 1}):
+            with self.assertRaises(MalformedJSON, msg=pick):
+                requestedActionFromJSON({"type": "TEXT", "player": 1, "pick": pick})
+
+    def test_seatColours(self) -> None:
+        game = ENGINE.start({})
+        self.assertEqual(seatColours(game), ["#d62828", "#f6c90e"])
+        self.assertIsNone(seatColours(object()))
+
+        class Odd:
+            colours = ("#fff", 3)
+
+        self.assertIsNone(seatColours(Odd()))
 
 
 class CheckActionTests(SynchronousTestCase):

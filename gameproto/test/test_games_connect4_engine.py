@@ -20,7 +20,7 @@ from gameproto.engine.contract import (
     WrongActionSubtype,
     Zone,
 )
-from gameproto.games.connect4 import ENGINE, Board, connect4Bot
+from gameproto.games.connect4 import ENGINE, Board, connect4Bot, four_cells
 from gameproto.test.engine_helpers import (
     RED,
     YELLOW,
@@ -85,7 +85,8 @@ class Connect4EngineTests(SynchronousTestCase):
         self.assertEqual(outcome, Errors((UnexpectedAction(1, 3),)))
         assert isinstance(outcome, Errors)
         self.assertEqual(outcome.asJSON(),
-                         {"errors": [{"type": "UNEXPECTED_ACTION", "player": 2, "action": 3}]})
+                         {"errors": [{"type": "UNEXPECTED_ACTION", "player": 2, "action": 3,
+                                      "text": "It is not your turn."}]})
         self.assertEqual(g.board, Board.empty())
         self.assertEqual(g.act(5, 3), Errors((UnexpectedAction(5, 3),)))
 
@@ -221,36 +222,81 @@ class Connect4EngineTests(SynchronousTestCase):
             )
 
     def test_display(self) -> None:
-        """One background, one circle per cell, one text; stones in their colours."""
+        """
+        One background, one circle per cell, a ring on the last move, the
+        column numbers from 1, one text; stones in their colours.
+        """
         g = game({"width": 8, "height": 6})
         playAll(g, [0, 7])
         for seat in (0, 1):
             display = g.display(seat)
             self.assertEqual(display.player, seat)
-            self.assertEqual((display.width, display.height), (8 * 40, 6 * 40 + 24))
+            self.assertEqual((display.width, display.height), (8 * 40, 6 * 40 + 42))
             tags = [tag["tag"] for tag in display.content]
-            self.assertEqual(tags, ["rect"] + ["circle"] * 48 + ["text"])
-            circles = display.content[1:-1]
+            self.assertEqual(tags, ["rect"] + ["circle"] * 49 + ["text"] * 9)
+            circles = display.content[1:49]
             bottomLeft, bottomRight = circles[5 * 8], circles[5 * 8 + 7]
             self.assertEqual((bottomLeft["cx"], bottomLeft["cy"], bottomLeft["fill"]),
                              (20, 220, RED))
             self.assertEqual((bottomRight["cx"], bottomRight["fill"]), (300, YELLOW))
             self.assertEqual(sum(c["fill"] == WHITE for c in circles), 46)
             self.assertEqual(display.content[-1]["content"],
-                             "your move" if seat == 0 else "their move")
+                             "your move (red): click a column" if seat == 0
+                             else "their move (red)")
+            last = display.content[49]
+            self.assertEqual((last["class"], last["fill"], last["data-column"], last["data-row"]),
+                             ("last-move", "none", 8, 1))
+            self.assertEqual((last["cx"], last["cy"]), (300, 220))
+            numbers = [t["content"] for t in display.content if t.get("class") == "column-number"]
+            self.assertEqual(numbers, [str(n) for n in range(1, 9)])
             described = display.asJSON()
             self.assertEqual(described["player"], seat + 1)
-            self.assertEqual(len(described["content"]), 50)
+            self.assertEqual(len(described["content"]), 59)
             json.dumps(described)
 
     def test_displayEnd(self) -> None:
+        """The end in words, and the winning four ringed."""
         g = game()
         playAll(g, SEAT0_WINS)
-        self.assertEqual(g.display(0).content[-1]["content"], "you win")
-        self.assertEqual(g.display(1).content[-1]["content"], "you lose")
+        self.assertEqual(g.display(0).content[-1]["content"], "you win: four in a row")
+        self.assertEqual(g.display(1).content[-1]["content"], "you lose: four in a row")
+        self.assertEqual(g.display(None).content[-1]["content"], "player 1 wins: four in a row")
+        wins = [t for t in g.display(0).content if t.get("class") == "win"]
+        self.assertEqual(len(wins), 4)
+        for ring in wins:
+            self.assertEqual(g.board.cell(ring["data-column"] - 1, ring["data-row"] - 1), 0)
+        self.assertEqual(g.instructions().game_state.text, "four in a row")
+        self.assertEqual(g.instructions().game_state.asJSON()["text"], "four in a row")
         drawn = game()
         playAll(drawn, DRAW_7x6)
-        self.assertEqual(drawn.display(1).content[-1]["content"], "draw")
+        self.assertEqual(drawn.display(1).content[-1]["content"], "draw: the board is full")
+        self.assertFalse([t for t in drawn.display(1).content if t.get("class") == "win"])
+        resigned = game()
+        resigned.resign(1)
+        self.assertEqual(resigned.instructions().game_state.text, "player 2 gave up")
+
+    def test_fourCells(self) -> None:
+        """Every stone of every four, and none other (a line of five: five stones)."""
+        board = Board.from_moves([0, 0, 1, 1, 2, 2, 4, 4, 3])
+        stride = board.height + 1
+        cells = sorted((i // stride, i % stride) for i in four_cells(board.stones[0], stride))
+        self.assertEqual(cells, [(0, 0), (1, 0), (2, 0), (3, 0), (4, 0)])
+        self.assertEqual(four_cells(board.stones[1], stride), [])
+
+    def test_errorsInWords(self) -> None:
+        """The rules say why a move is refused, columns counted from 1."""
+        g = game()
+        playAll(g, [0] * 6)
+        refused = g.act(0, 0)
+        assert isinstance(refused, Errors)
+        self.assertEqual(refused.errors[0].asJSON()["text"],
+                         "Column 1 is full: choose another column.")
+        refused = g.act(1, 3)
+        assert isinstance(refused, Errors)
+        self.assertEqual(refused.errors[0].asJSON()["text"], "It is not your turn.")
+        refused = g.act(0, 7)
+        assert isinstance(refused, Errors)
+        self.assertIn("There is no column 8", refused.errors[0].asJSON()["text"])
 
     def test_botAndView(self) -> None:
         """The engine's bot picks a legal column from a seat's view; it wins when it can."""

@@ -41,15 +41,19 @@ from gameproto.games.tarot import (
     TAROT,
     TarotGame,
     TarotView,
+    _buttonZones,
     botDiscard,
+    cardFace,
     cardLabel,
     cardPoints,
     contractResult,
     countOudlers,
     countPoints,
     dealCards,
+    dealExplanation,
     dealScores,
     discardable,
+    handPlaces,
     hasPetitSec,
     isKing,
     isLegalDiscard,
@@ -58,6 +62,8 @@ from gameproto.games.tarot import (
     legalCards,
     tarotBot,
     trickWinner,
+    whyNotBid,
+    whyNotCard,
 )
 
 # Card names for readable tests: suits of 14 (1..10, V, C, D, R), trumps T(n).
@@ -75,7 +81,8 @@ def T(n: int) -> int:
 
 
 KING, QUEEN, KNIGHT, JACK = 14, 13, 12, 11
-LABELS = {cardLabel(card): card for card in DECK}
+LABELS = {cardFace(card): card for card in DECK}
+"""Cards by the labels the displays show."""
 PETIT_SEC_SEED = 514
 """A seed whose first deal (dealer 0) gives seat 1 a petit sec (found by search)."""
 
@@ -381,6 +388,9 @@ class CardTests(SynchronousTestCase):
 
     def test_labels(self) -> None:
         self.assertEqual(cardLabel(13), "R\u2663")
+        self.assertEqual([cardFace(c) for c in (13, 38, 39, 40, 1, 56, 77)],
+                         ["K\u2663", "J\u2665", "Kn\u2665", "Q\u2665", "2\u2663", "T1", "Exc"])
+        self.assertEqual(len({cardFace(c) for c in DECK}), 78)
         self.assertEqual(cardLabel(14), "1\u2660")
         self.assertEqual(cardLabel(56), "T1")
         self.assertEqual(cardLabel(76), "T21")
@@ -1007,10 +1017,95 @@ class EngineTests(SynchronousTestCase):
     def test_display(self) -> None:
         game = start(0)
         display = game.display(1)
-        self.assertEqual((display.player, display.width, display.height), (1, 800, 600))
+        self.assertEqual((display.player, display.width, display.height), (1, 600, 820))
         self.assertEqual(displayCards(display), set(game.dealt[1]))
         self.assertTrue(any(tag.get("content") == "garde contre" for tag in display.content))
         display.asJSON()
+
+    def test_displayReadable(self) -> None:
+        """Hand cards: 70 units wide (of 600), labels of 24 units, in three rows inside the display."""
+        game = start(0)
+        display = game.display(1)
+        cards = [t for t in display.content if t.get("class") == "card"]
+        self.assertEqual(len(cards), 18)
+        self.assertTrue(all(t["width"] >= 66 and t["y"] + t["height"] <= 820 for t in cards))
+        self.assertTrue(all(t["x"] + t["width"] <= 600 for t in cards))
+        self.assertEqual(len({t["y"] for t in cards}), 3)
+        labels = [t for t in display.content if t.get("content") in LABELS]
+        self.assertTrue(all(t["font-size"] >= 24 for t in labels))
+        self.assertTrue(any("Kn knight" in str(t.get("content")) for t in display.content))
+
+    def test_trickAndDealShown(self) -> None:
+        """The last trick names each seat's card and its winner; the end explains the score."""
+        game = start(11)
+        for _ in range(200):
+            seat = game.waitingFor()[0]
+            ok(game.act(seat, tarotBot(game.view(seat), seat)))
+            if game.phase == "play" and game.tricksPlayed == 1:
+                break
+        texts = [str(t.get("content")) for t in game.display(None).content]
+        winner = game.lastTrickWinner
+        assert winner is not None
+        self.assertIn(f"Last trick: P{winner + 1} won it", texts)
+        won = [t for t in game.display(None).content if t.get("class") == "card"
+               and t.get("stroke") == "#facc15"]
+        self.assertEqual([t["data-card"] for t in won], [game.previousTrick[winner]])
+        playDeal(game)
+        texts = [str(t.get("content")) for t in game.display(0).content]
+        score = game.lastScore
+        assert score is not None
+        if score["reason"] == "played":
+            self.assertTrue(any(t.startswith("Points: ") and "needed" in t for t in texts), texts)
+            self.assertTrue(any(t.startswith("Value: (25 + ") for t in texts), texts)
+        self.assertIn("Total", texts)
+        self.assertTrue(any(t.startswith("This deal: ") for t in texts), texts)
+
+    def test_dealExplanation(self) -> None:
+        """Contract, points against the threshold, multiplier and petit au bout, in words."""
+        lines = dealExplanation({"reason": "played", "contract": GARDE, "taker": 1,
+                                 "won": True, "points": 95, "oudlers": 2,
+                                 "scores": [-84, 252, -84, -84], "petitAuBout": "taker"})
+        self.assertEqual(lines[:4], [
+            "P2 made the garde",
+            "Points: 47.5 with 2 oudlers, needed 41: made by 7",
+            "Value: (25 + 7) × 2 = 64",
+            "Petit au bout (taker): 10 × 2 = 20",
+        ])
+        self.assertEqual(lines[-1], "This deal: P1 -84 · P2 +252 · P3 -84 · P4 -84")
+        self.assertEqual(dealExplanation({"reason": "all-pass", "scores": [0, 0, 0, 0]})[0],
+                         "Deal not played: everybody passed")
+
+    def test_stateInWords(self) -> None:
+        """The game state's text says what the last step did, and once over why it ended."""
+        game = start(0)
+        self.assertIn("deal 1: player 1 deals", game.instructions().game_state.text or "")
+        self.assertEqual(ok(game.act(1, {"bid": PASS})).game_state.text, "player 2 passes")
+        self.assertEqual(ok(game.act(2, {"bid": GARDE})).game_state.text,
+                         "player 3 bids garde")
+        over = game.resign(3)
+        self.assertEqual(over.game_state.text, "player 4 gave up")
+        self.assertEqual(over.game_state.asJSON()["text"], "player 4 gave up")
+
+    def test_errorsInWords(self) -> None:
+        """Refusals say why, from the rules."""
+        game = endgame([[c(CLUBS, 2), c(HEARTS, 1)], [c(CLUBS, 5), c(HEARTS, 2)],
+                        [c(CLUBS, 9), c(HEARTS, 3)], [c(SPADES, 1), T(4)]])
+        ok(game.act(0, {"card": c(HEARTS, 1)}))
+        error = errorOf(game.act(1, {"card": c(CLUBS, 5)}))
+        assert isinstance(error, WrongAction)
+        self.assertEqual(error.text, "That card is not allowed: you must follow hearts.")
+        self.assertEqual(error.asJSON()["text"], error.text)
+        self.assertEqual(narrow(game.act(2, {"card": c(HEARTS, 3)}), Errors).asJSON()
+                         ["errors"][0]["text"], "It is not your turn.")
+        self.assertEqual(whyNotCard([c(SPADES, 1), T(4)], [c(HEARTS, 1)], c(SPADES, 1)),
+                         "That card is not allowed: you have no hearts, you must play a trump.")
+        self.assertEqual(whyNotCard([T(4), T(9)], [T(6)], T(4)),
+                         "That trump is not allowed: you must play a trump higher than the 6.")
+        self.assertEqual(whyNotBid([GARDE, -1, -1, -1], PETITE),
+                         "You must bid higher than garde, or pass.")
+        bidding = start(0)
+        self.assertEqual(narrow(bidding.act(1, {"card": 3}), Errors).asJSON()
+                         ["errors"][0]["text"], "Not now: it is time to bid.")
 
 
 class DecodeTests(SynchronousTestCase):
@@ -1027,8 +1122,8 @@ class DecodeTests(SynchronousTestCase):
         self.assertEqual(game.decodeAction(2, self.click(zonesOf(request)[2])),
                          {"bid": GARDE_CONTRE})
         # the petite button, drawn but not allowed
-        error = errorOf(game.decodeAction(2, {"type": "CLICK", "x": 16 + 152 + 1,
-                                              "y": 441}))
+        petite = _buttonZones(GARDE_CONTRE + 1)[PETITE]
+        error = errorOf(game.decodeAction(2, self.click(petite)))
         assert isinstance(error, WrongAction)
         self.assertEqual(error.subtype, WrongActionSubtype.OUT_OF_ZONE)
         self.assertIsInstance(errorOf(game.decodeAction(3, self.click(zonesOf(request)[0]))),
@@ -1043,7 +1138,8 @@ class DecodeTests(SynchronousTestCase):
         self.assertEqual(game.decodeAction(1, self.click(zonesOf(request)[0])),
                          {"card": c(HEARTS, 2)})
         # the club is drawn first, left of the heart, and may not be played
-        error = errorOf(game.decodeAction(1, {"type": "CLICK", "x": 17, "y": 530}))
+        x, y = handPlaces(2)[0]
+        error = errorOf(game.decodeAction(1, {"type": "CLICK", "x": x + 1, "y": y + 1}))
         self.assertIsInstance(error, WrongAction)
 
     def test_discard(self) -> None:
@@ -1059,6 +1155,36 @@ class DecodeTests(SynchronousTestCase):
         assert isinstance(error, WrongAction)
         self.assertEqual(error.subtype, WrongActionSubtype.UNMATCHED_REGEX)
         ok(game.act(1, game.decodeAction(1, {"type": "TEXT", "text": "0 1 2 3 4 5"})))
+
+    def test_discardByPicking(self) -> None:
+        """
+        The discard's TEXT request comes with a pick: the cards the taker may
+        discard, six to pick; the text made of six picked values is accepted,
+        and an illegal discard is refused with the rule in words.
+        """
+        game = _discardGame()
+        text = game.instructions().requested_actions[1]
+        assert text.pick is not None
+        pick = text.pick
+        self.assertEqual(pick.count, 6)
+        ordinary, _ = discardable(game.hands[1])
+        self.assertEqual(pick.values, tuple(str(c) for c in ordinary))
+        self.assertEqual(len(pick.zones), len(pick.values))
+        self.assertEqual(text.asJSON()["pick"]["count"], 6)
+        hand = sorted(game.hands[1])
+        for zone, value in zip(pick.zones, pick.values):
+            # A click on a card alone is no action: the page composes the TEXT.
+            self.assertIsInstance(errorOf(game.decodeAction(1, self.click(zone))), WrongAction)
+            index = hand.index(int(value))
+            x, y = handPlaces(len(hand))[index]
+            self.assertEqual((zone.x, zone.y), (x, y))
+        chosen = pick.separator.join(pick.values[:6])
+        move = game.decodeAction(1, {"type": "TEXT", "text": chosen})
+        self.assertEqual(move, {"discard": [int(v) for v in pick.values[:6]]})
+        king = errorOf(game.act(1, {"discard": [c(CLUBS, KING)] + [int(v) for v in pick.values[:5]]}))
+        assert isinstance(king, WrongAction)
+        self.assertIn("Kings and oudlers", king.text or "")
+        ok(game.act(1, move))
 
     def test_replay(self) -> None:
         game = start(11)

@@ -305,12 +305,12 @@ def zoneCenters(page: Any) -> list[tuple[float, float]]:
 
 def colouredCircles(page: Any) -> int:
     return page.evaluate("""() => [...document.querySelectorAll('#board svg circle')]
-        .filter(c => c.getAttribute('fill') !== '#ffffff').length""")
+        .filter(c => !['#ffffff', 'none'].includes(c.getAttribute('fill'))).length""")
 
 
 def colouredInDisplay(display: dict[str, Any]) -> int:
     return sum(1 for tag in display["content"]
-               if tag["tag"] == "circle" and tag["fill"] != "#ffffff")
+               if tag["tag"] == "circle" and tag["fill"] not in ("#ffffff", "none"))
 
 
 def scoresShown(page: Any) -> list[tuple[str, str]]:
@@ -471,6 +471,10 @@ class Connect4AgainstTCPTests(BrowserTestCase):
             game = int(page.get_attribute("#board", "data-game"))
             moves = 0
             while waitState(page, "your-turn", "gameover", "aborted") == "your-turn":
+                if moves == 0:
+                    # The Protuissance 4 clock counts down for all to see.
+                    self.assertRegex(page.text_content("#status") or "",
+                                     r"^Your turn — \d+ s left: click a column\.$")
                 zones = zoneCenters(page)
                 self.assertTrue(zones, "the page outlines the playable columns")
                 before = version(page)
@@ -593,13 +597,16 @@ class SpectatorTests(BrowserTestCase):
             # Under the board (the status line) is outside every zone.
             clickDisplay(player, 10, 255)
             player.wait_for_selector("#errors li.error[data-subtype=OUT_OF_ZONE]")
-            self.assertIn("outside the allowed zones", player.text_content("#errors li.error"))
+            self.assertEqual("That is not one of the places you can click: click a column.",
+                             player.text_content("#errors li.error"))
             self.assertEqual(boardState(player), "your-turn")
             self.assertEqual(colouredCircles(player), 0)
 
             clickDisplay(player, *zoneCenters(player)[3])
             watcher.wait_for_function("""() => [...document.querySelectorAll('#board svg circle')]
-                .filter(c => c.getAttribute('fill') !== '#ffffff').length === 2""")
+                .filter(c => !['#ffffff', 'none'].includes(c.getAttribute('fill'))).length === 2""")
+            # The accepted move cleared the refusal.
+            self.assertEqual(player.locator("#errors li.error").count(), 0)
             waitState(player, "your-turn")
             self.assertEqual(colouredCircles(player), 2)
 
@@ -930,6 +937,11 @@ class CarcassonneTests(BrowserTestCase):
 
             # Zoom in with the wheel over a lit place: it stays under the pointer.
             self.assertTrue(page.is_disabled("#zoom-out"))
+            while not squareZones(page):  # till the tile fits somewhere (it depends on the seed)
+                before = version(page)
+                page.click("#keys button.key[data-key=R]")
+                page.wait_for_function(
+                    "v => +document.querySelector('#board').dataset.version > v", arg=before)
             place = squareZones(page)[0]
             x, y = screenPoint(page, *centre(place))
             page.mouse.move(x, y)

@@ -17,6 +17,7 @@ const ZOOM_MAX = 8;                // the closest view of the board: 8 times its
 const ZOOM_STEP = 1.5;             // each press of + or -
 const DRAG_PX = 6;                 // a pointer that moves further drags the board: no click
 const DEFAULT_MAX_LENGTH = 64;
+const TICK_MS = 250;               // the countdowns' refresh period
 // Tags that could run code or leave the page; animations that could set a link are checked too.
 const BLOCKED_TAGS = new Set(["script", "foreignobject", "iframe", "object", "embed", "a",
                               "handler", "listener", "html", "body", "style", "link", "meta"]);
@@ -48,6 +49,12 @@ const state = {
   rejoin: null,         // {game, player}: the seat to take back once connected again
   view: {zoom: 1, cx: null, cy: null},  // the board's zoom and centre (display units)
   dragged: false,       // the pointer last let go ended a drag of the board (no click)
+  waitingFor: [],       // the players the game waits for (player numbers)
+  clocks: new Map(),    // player number -> when its turn clock runs out (Date.now() ms)
+  colours: null,        // each seat's colour, when the engine declares them
+  pick: null,           // {key, chosen: Set of zone indexes}: a TEXT made by clicking zones
+  origin: null,         // how the game came: {kind: "queue"|"create", engine, ...} (play again)
+  scrollOnDraw: false,  // a new game: scroll it into view once its board is drawn
 };
 window.gameproto = {state};
 
@@ -88,6 +95,34 @@ function playerName(number) {
   const players = (state.game && state.game.players) || (state.replay && state.replay.seats) || [];
   const name = players[number - 1];
   return name ? `P${number} ${name}` : `P${number}`;
+}
+
+/** A seat's name alone, for sentences: "bob", or "player 2" without one. */
+function seatName(number) {
+  const players = (state.mode === "replay" ? state.replay && state.replay.seats
+    : state.game && state.game.players) || [];
+  const name = players[number - 1];
+  return name && name !== "(open)" ? name : `player ${number}`;
+}
+
+/** An engine's sentence, with "player N" (the engines' way of naming seats) made the seat's name. */
+function namify(text) {
+  return String(text).replace(/\bplayer (\d+)\b/gi, (whole, n) => {
+    const number = parseInt(n, 10);
+    const players = (state.mode === "replay" ? state.replay && state.replay.seats
+      : state.game && state.game.players) || [];
+    return number >= 1 && number <= players.length ? seatName(number) : whole;
+  });
+}
+
+/** "a", "a and b", "a, b and c". */
+function listWords(words) {
+  if (words.length <= 1) return words.join("");
+  return `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
+}
+
+function capitalised(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
 }
 
 function myName() {
@@ -278,6 +313,13 @@ function handle(message) {
       loadGames();
       break;
     case "seated":
+      {
+        // What "play again" repeats: the create or the queue that led here.
+        const origin = state.pending && state.pending.origin ? state.pending.origin
+          : state.mode === "queued" ? state.origin : null;
+        if (origin) state.origin = {...origin, game: message.game};
+        else if (!state.pending || !state.pending.rejoin) state.origin = null;
+      }
       state.pending = null;
       saveSeat(message.game, message.player, message.token,
                (message.players || [])[message.player - 1]);
@@ -286,6 +328,7 @@ function handle(message) {
       loadGames();
       break;
     case "queued":
+      if (state.pending && state.pending.origin) state.origin = {...state.pending.origin};
       state.pending = null;
       state.mode = "queued";
       showGameView();
@@ -328,11 +371,16 @@ function startGame(game, mode) {
   state.ended = false;
   state.gameState = null;
   state.display = null;
+  state.waitingFor = [];
+  state.clocks = new Map();
+  state.colours = null;
+  state.pick = null;
   resetView();
   cancelConfirm();
   clearErrors();
   showGameView();
   clearBoard();
+  setLastMove("");
   const who = game.player === null ? "watching" : `you are ${playerName(game.player)}`;
   $("#game-title").textContent = `Game ${game.id} · ${game.engine} · ${who}`;
   $("#board").dataset.game = game.id;
@@ -358,26 +406,95 @@ function instructions(message) {
   state.requested = (message.requested_actions || []).filter(
     (r) => state.game.player !== null && (r.player === undefined || r.player === state.game.player));
   state.gameState = message.game_state || null;
+  state.waitingFor = Array.isArray(message.waiting_for)
+    ? message.waiting_for.filter((n) => Number.isInteger(n)) : [];
+  // Each timed seat's clock: its seconds left, counted from now.
+  state.clocks = new Map();
+  const now = Date.now();
+  for (const clock of Array.isArray(message.clocks) ? message.clocks : []) {
+    if (clock && Number.isInteger(clock.player) && Number.isFinite(clock.seconds)) {
+      state.clocks.set(clock.player, now + Math.max(0, clock.seconds) * 1000);
+    }
+  }
+  if (Array.isArray(message.colours)) state.colours = message.colours;
   // An action on its way stays so until the instructions that follow it
   // ("by" is our player number) or errors: another seat may move meanwhile.
   const ours = message.by === undefined || message.by === state.game.player;
   const over = Boolean(state.gameState && state.gameState.gameover);
+  // Our action was accepted: the errors about the last ones are stale.
+  if (state.game.player !== null && message.by === state.game.player) clearErrors(true);
   if (ours || over) state.awaiting = false;
   cancelConfirm();
+  resetPick();
   renderScores(state.gameState);
+  const said = state.gameState && typeof state.gameState.text === "string" ? state.gameState.text : "";
+  setLastMove(over || !said ? "" : capitalised(namify(said)) + ".");
   if (over) {
-    gameOver(state.gameState.scores, null);
-  } else if (state.game.player === null) {
-    setStatus("watching", `Watching game ${state.game.id}.`);
-  } else if (state.awaiting) {
-    setStatus("sent", "Your last action is on its way: waiting for the server…");
-  } else if (state.requested.length) {
-    setStatus("your-turn", `Your turn: ${describeRequests(state.requested)}.`);
+    gameOver(state.gameState.scores, null, said);
   } else {
-    setStatus("waiting", "Waiting for the other players…");
+    renderTurn();
   }
   renderActions();
   refreshPlayers();
+}
+
+/** "12 s left" for a seat whose clock runs, else "". */
+function clockText(player) {
+  const deadline = state.clocks.get(player);
+  if (deadline === undefined) return "";
+  const seconds = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+  return seconds >= 120 ? `${Math.floor(seconds / 60)} min ${seconds % 60} s left` : `${seconds} s left`;
+}
+
+/** The status line while a game goes on: whose turn, in words and names, with the time left. */
+function renderTurn() {
+  if (!state.game || state.ended || state.mode === "replay" || state.mode === "ended") return;
+  if (!["seated", "watching"].includes(state.mode)) return;
+  const me = state.game.player;
+  if (me !== null && state.awaiting) {
+    setStatus("sent", "Sent: waiting for the server…");
+  } else if (me !== null && state.requested.length) {
+    const left = clockText(me);
+    setStatus("your-turn", `Your turn${left ? ` — ${left}` : ""}: ${describeRequests(state.requested)}.`);
+  } else {
+    const others = state.waitingFor.filter((n) => n !== me);
+    const who = others.map((n) => seatName(n));
+    let text;
+    if (!others.length) {
+      text = me === null ? `Watching game ${state.game.id}.` : "Waiting for the other players…";
+    } else if (others.length === 1) {
+      const left = clockText(others[0]);
+      text = (me === null ? `${capitalised(who[0])} to play` : `Waiting for ${who[0]}`) +
+        (left ? ` — ${left}` : "") + ".";
+    } else {
+      const timed = others.map((n, i) => (clockText(n) ? `${who[i]} (${clockText(n)})` : who[i]));
+      text = me === null ? `${capitalised(listWords(timed))} to play.` : `Waiting for ${listWords(timed)}.`;
+    }
+    setStatus(me === null ? "watching" : "waiting", text);
+  }
+  renderClocks();
+}
+
+/** Each score chip's countdown and turn mark. */
+function renderClocks() {
+  for (const item of document.querySelectorAll("#scores li[data-player]")) {
+    const player = parseInt(item.dataset.player, 10);
+    const turn = !state.ended && state.mode !== "replay" && state.waitingFor.includes(player);
+    item.classList.toggle("turn", turn);
+    const clock = item.querySelector(".clock");
+    const text = turn ? clockText(player) : "";
+    if (clock) {
+      clock.textContent = text;
+      clock.hidden = !text;
+      const deadline = state.clocks.get(player);
+      clock.dataset.seconds = text && deadline !== undefined
+        ? String(Math.max(0, Math.ceil((deadline - Date.now()) / 1000))) : "";
+    }
+  }
+}
+
+function setLastMove(text) {
+  $("#last-move").textContent = text;
 }
 
 /** Names change when open seats are taken: ask the API (at most every 2 s while any is open). */
@@ -399,12 +516,17 @@ async function refreshPlayers(force = false) {
   game.players = answer.seats;
   renderScores(state.gameState);
   if (state.ended) gameOver(state.gameState ? state.gameState.scores : null, game.error || null);
+  else renderTurn();
 }
 
 function describeRequests(requests) {
   const parts = [];
   for (const r of requests) {
-    if (r.type === "CLICK") {
+    if (typeof r.prompt === "string" && r.prompt) {
+      parts.push(r.prompt);
+    } else if (r.type === "TEXT" && r.pick) {
+      parts.push(`pick ${r.pick.count} of the outlined places, then confirm`);
+    } else if (r.type === "CLICK") {
       const buttons = (r.buttons || ["LEFT"]).map((b) => b.toLowerCase()).join(" or ");
       parts.push(r.zones ? `${buttons} click in an outlined zone` : `${buttons} click on the board`);
     } else if (r.type === "KEY") {
@@ -416,15 +538,21 @@ function describeRequests(requests) {
   return parts.join(", or ") || "act";
 }
 
-function gameOver(scores, error) {
+function gameOver(scores, error, reason) {
   state.ended = true;
   state.requested = [];
+  state.waitingFor = [];
+  state.clocks = new Map();
+  if (reason) state.game.reason = reason;
+  clearErrors(true);  // the game is over: its refusals are stale
   if (error) {
     setStatus("aborted", `Game aborted: ${error}`);
   } else {
-    setStatus("gameover", `Game over: ${describeResult(scores)}.`);
+    const why = state.game && state.game.reason ? ` — ${namify(state.game.reason)}` : "";
+    setStatus("gameover", `Game over: ${describeResult(scores)}${why}.`);
   }
   $("#scores").dataset.final = "true";
+  renderClocks();
   renderActions();
   showGameButtons();
 }
@@ -457,7 +585,8 @@ function ended(message) {
   const scores = Array.isArray(message.scores) ? message.scores
     : state.gameState ? state.gameState.scores : null;
   state.game.error = message.error || null;
-  gameOver(scores, message.error || null);
+  gameOver(scores, message.error || null,
+           typeof message.reason === "string" && !message.error ? message.reason : null);
   refreshPlayers(true);
   loadGames();
 }
@@ -485,12 +614,10 @@ function serverErrors(message) {
   }
   state.awaiting = false;
   for (const error of errors.length ? errors : [{type: "BAD_FORMAT"}]) {
-    showError({text: describeError(error) + (message.reason ? ` (${message.reason})` : ""),
-               type: error.type, subtype: error.subtype, source: "server"});
+    showError({text: describeError(error), type: error.type, subtype: error.subtype,
+               source: "server"});
   }
-  if (state.mode === "seated" && !state.ended && state.requested.length) {
-    setStatus("your-turn", `Your turn: ${describeRequests(state.requested)}.`);
-  }
+  if (state.mode === "seated" && !state.ended) renderTurn();
   renderActions();
 }
 
@@ -512,47 +639,58 @@ function problem(text) {
 }
 
 function describeError(error) {
-  const value = (v) => JSON.stringify(v);
-  switch (error.type) {
+  // The engine's own words first: they come from the rules.
+  if (error && typeof error.text === "string" && error.text) return sentence(namify(error.text));
+  const quoted = (v) => (typeof v === "string" ? `“${v}”` : typeof v === "number" ? String(v) : "this value");
+  switch (error && error.type) {
     case "BAD_FORMAT":
-      return "The server could not read what was sent (BAD_FORMAT).";
+      return "The server could not read what was sent.";
     case "MISSING_ARGUMENT":
       return `The parameter “${error.arg}” is missing.`;
     case "INCORRECT_VALUE":
-      return `The value ${value(error.value)} of “${error.arg}” is not allowed.`;
+      return `${capitalised(quoted(error.value))} is not allowed for “${error.arg}”.`;
     case "UNEXPECTED_ARGUMENT":
-      return `The engine has no parameter “${error.argname}” (given ${value(error.value)}).`;
+      return `This game has no parameter “${error.argname}”.`;
     case "UNEXPECTED_ACTION":
-      return error.player === undefined
-        ? `This action was not asked for: ${describeAction(error.action)}.`
-        : `This action was not asked of ${playerName(error.player)}: ${describeAction(error.action)}.`;
+      return state.game && error.player !== undefined && error.player !== state.game.player
+        ? `It is not ${seatName(error.player)}'s turn.`
+        : "It is not your turn, or that is not what is asked now.";
     case "MISSING_ACTION":
       return error.player === undefined
         ? "An action was not made in time."
-        : `${playerName(error.player)} did not act in time.`;
+        : `${capitalised(seatName(error.player))} did not act in time.`;
     case "WRONG_ACTION": {
-      const clicked = error.action && typeof error.action === "object" && error.action.type === "CLICK";
-      const why = {
-        OUT_OF_ZONE: clicked ? "the click is outside the allowed zones" : "that choice is not allowed here",
-        WRONG_BUTTON: "that mouse button is not allowed",
-        KEY_NOT_ALLOWED: "that key is not allowed",
-        UNMATCHED_REGEX: "the text does not have the expected format",
-        TEXT_EMPTY: "the text is empty",
-        TEXT_TOO_LONG: "the text is too long",
-      }[error.subtype] || (error.subtype || "wrong action");
-      return `Refused: ${why} (${describeAction(error.action)}).`;
+      const request = error.requested_action && typeof error.requested_action === "object"
+        ? error.requested_action : null;
+      const asked = request && typeof request.prompt === "string" && request.prompt
+        ? `: ${request.prompt}` : "";
+      return {
+        OUT_OF_ZONE: `That move is not allowed here${asked || ": choose one of the outlined places"}.`,
+        WRONG_BUTTON: `That mouse button is not allowed here${asked}.`,
+        KEY_NOT_ALLOWED: `That key is not allowed here${asked}.`,
+        UNMATCHED_REGEX: `That answer does not have the expected form${asked}.`,
+        TEXT_EMPTY: "The answer is empty.",
+        TEXT_TOO_LONG: "The answer is too long.",
+      }[error.subtype] || "That move is not allowed.";
     }
     default:
-      return `Error ${error.type || ""}: ${value(error)}`;
+      return `The engine refused the action${error && error.type ? ` (${String(error.type).toLowerCase().replace(/_/g, " ")})` : ""}.`;
   }
 }
 
+/** A sentence: a capital first, a full stop last. */
+function sentence(text) {
+  const trimmed = String(text).trim();
+  return capitalised(/[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`);
+}
+
+/** An action in words, for the confirmation bar. */
 function describeAction(action) {
-  if (!action || typeof action !== "object") return JSON.stringify(action);
-  if (action.type === "CLICK") return `${(action.button || "LEFT").toLowerCase()} click at (${action.x}, ${action.y})`;
-  if (action.type === "KEY") return `key ${JSON.stringify(action.key)}`;
-  if (action.type === "TEXT") return `text ${JSON.stringify(action.text)}`;
-  return JSON.stringify(action);
+  if (!action || typeof action !== "object") return "this action";
+  if (action.type === "CLICK") return `this ${action.button && action.button !== "LEFT" ? `${action.button.toLowerCase()} ` : ""}click`;
+  if (action.type === "KEY") return `the key “${action.key}”`;
+  if (action.type === "TEXT") return `“${action.text}”`;
+  return "this action";
 }
 
 // -- notes and errors ------------------------------------------------------------
@@ -572,8 +710,13 @@ function note(text) {
   while (list.children.length > 5) list.lastElementChild.remove();
 }
 
-function clearErrors() {
-  $("#errors").replaceChildren();
+/** Clear the messages: every one, or (``errorsOnly``) the errors, which are stale. */
+function clearErrors(errorsOnly = false) {
+  if (errorsOnly) {
+    for (const item of document.querySelectorAll("#errors li.error")) item.remove();
+  } else {
+    $("#errors").replaceChildren();
+  }
 }
 
 // -- the game view ---------------------------------------------------------------
@@ -581,6 +724,7 @@ function clearErrors() {
 function showGameView() {
   const game = $("#game");
   const wasHidden = game.hidden;
+  state.scrollOnDraw = true;
   game.hidden = false;
   document.body.classList.add("playing");
   const box = game.getBoundingClientRect();
@@ -603,6 +747,8 @@ function showGameButtons() {
     : state.mode === "watching" ? "Stop watching" : "Leave the game";
   $("#close-game").hidden = live;
   $("#replay-controls").hidden = state.mode !== "replay";
+  $("#again").hidden = !(state.mode === "ended" && state.origin && state.game &&
+                         state.origin.game === state.game.id);
   const replayThis = $("#replay-this");
   if (replayThis) replayThis.remove();
   if (state.mode === "ended" && state.game) {
@@ -642,12 +788,42 @@ function renderScores(gameState) {
     if (gameState && gameState.gameover && score === best && !scores.every((s) => s === best)) {
       classes.push("winner");
     }
-    list.append(element("li", {"data-player": n, "class": classes.join(" ") || null},
+    const colour = state.mode !== "replay" && Array.isArray(state.colours) ? state.colours[n - 1] : null;
+    const swatch = typeof colour === "string" && colour
+      ? element("span", {"class": "swatch", "aria-hidden": "true", title: colourName(colour)}) : null;
+    if (swatch) swatch.style.backgroundColor = colour;
+    list.append(element("li", {"data-player": n, "class": classes.join(" ") || null,
+                               "data-colour": colour || null},
+      swatch,
       element("span", {"class": "player", text: playerName(n)}),
+      n === mine ? element("span", {"class": "you", text: " (you)"}) : null,
       " ",
-      element("span", {"class": "score", text: score === undefined || score === null ? "–" : String(score)})));
+      element("span", {"class": "score", text: score === undefined || score === null ? "–" : String(score)}),
+      element("span", {"class": "clock", hidden: true})));
   }
   if (gameState && gameState.gameover) list.dataset.final = "true";
+  renderClocks();
+  renderTitleColour();
+}
+
+/** A colour in words when it is a common one (the swatch's tooltip). */
+function colourName(colour) {
+  const known = {"#d62828": "red", "#f6c90e": "yellow"};
+  return known[String(colour).toLowerCase()] || String(colour);
+}
+
+/** The game's title says which colour is yours, with a swatch. */
+function renderTitleColour() {
+  const title = $("#game-title");
+  const old = title.querySelector(".swatch");
+  if (old) old.remove();
+  const mine = state.mode !== "replay" && state.game ? state.game.player : null;
+  const colour = mine && Array.isArray(state.colours) ? state.colours[mine - 1] : null;
+  if (typeof colour !== "string" || !colour) return;
+  const swatch = element("span", {"class": "swatch", title: `your colour: ${colourName(colour)}`,
+                                  "data-colour": colour});
+  swatch.style.backgroundColor = colour;
+  title.append(" ", swatch);
 }
 
 // -- drawing a display -------------------------------------------------------------
@@ -758,6 +934,12 @@ function renderBoard(display, engine) {
   $("#view-tools").hidden = empty;
   state.version += 1;
   board.dataset.version = state.version;
+  if (state.scrollOnDraw) {
+    // A new game's first board: keep the game in view as it grows.
+    state.scrollOnDraw = false;
+    const top = $("#game").getBoundingClientRect().top;
+    if (top < 0 || top > window.innerHeight / 2) $("#game").scrollIntoView({block: "start"});
+  }
 }
 
 // -- pan and zoom -----------------------------------------------------------------
@@ -897,19 +1079,32 @@ function renderZones() {
   const old = svg.querySelector("g.gp-zones");
   if (old) old.remove();
   const click = playable() ? state.requested.find((r) => r.type === "CLICK") : null;
-  svg.classList.toggle("clickable", Boolean(click));
-  if (!click || !Array.isArray(click.zones)) return;
+  const pick = pickRequest();
+  svg.classList.toggle("clickable", Boolean(click || pick));
   const group = document.createElementNS(SVG_NS, "g");
   group.setAttribute("class", "gp-zones");
   group.setAttribute("pointer-events", "none");
-  click.zones.forEach((zone, index) => {
-    const rect = document.createElementNS(SVG_NS, "rect");
-    for (const key of ["x", "y", "width", "height"]) rect.setAttribute(key, zone[key]);
-    rect.setAttribute("class", "zone");
-    rect.dataset.zone = index;
-    group.append(rect);
-  });
-  svg.append(group);
+  if (click && Array.isArray(click.zones)) {
+    click.zones.forEach((zone, index) => {
+      const rect = document.createElementNS(SVG_NS, "rect");
+      for (const key of ["x", "y", "width", "height"]) rect.setAttribute(key, zone[key]);
+      rect.setAttribute("class", "zone");
+      rect.dataset.zone = index;
+      group.append(rect);
+    });
+  }
+  if (pick && state.pick) {
+    pick.pick.zones.forEach((zone, index) => {
+      const rect = document.createElementNS(SVG_NS, "rect");
+      for (const key of ["x", "y", "width", "height"]) rect.setAttribute(key, zone[key]);
+      const picked = state.pick.chosen.has(index);
+      rect.setAttribute("class", picked ? "pick picked" : "pick");
+      rect.dataset.pick = index;
+      rect.dataset.value = pick.pick.values[index];
+      group.append(rect);
+    });
+  }
+  if (group.childNodes.length) svg.append(group);
 }
 
 // -- actions ------------------------------------------------------------------
@@ -942,14 +1137,86 @@ function renderActions() {
   const text = playable() ? state.requested.find((r) => r.type === "TEXT") : null;
   const form = $("#text-form");
   const wasHidden = form.hidden;
-  form.hidden = !text;
-  if (text) {
+  // A TEXT that comes with a pick is made by clicking: no typing.
+  const picking = Boolean(text && validPick(text.pick));
+  form.hidden = !text || picking;
+  if (text && !picking) {
     const input = $("#text-input");
     const limit = Number.isInteger(text.max_length) ? text.max_length : DEFAULT_MAX_LENGTH;
     input.maxLength = limit;
-    $("#text-format").textContent = (text.regex ? `format: ${text.regex}, ` : "") + `at most ${limit} characters`;
+    $("#text-label").textContent = typeof text.prompt === "string" && text.prompt
+      ? capitalised(text.prompt) : "Your answer";
+    $("#text-format").textContent = `at most ${limit} characters`;
     if (wasHidden) input.focus();
   }
+  renderPickBar();
+}
+
+// -- picking: a TEXT made by clicking zones (a requested TEXT's "pick") -------------
+
+function validPick(pick) {
+  return Boolean(pick && Array.isArray(pick.zones) && Array.isArray(pick.values) &&
+                 pick.zones.length === pick.values.length && Number.isInteger(pick.count) &&
+                 pick.count >= 1 && pick.count <= pick.zones.length);
+}
+
+/** The TEXT request of this seat that has a pick, when one is asked now. */
+function pickRequest() {
+  const text = findRequest("TEXT");
+  return text && validPick(text.pick) ? text : null;
+}
+
+/** New instructions: a new pick starts empty (the same one keeps what was picked). */
+function resetPick() {
+  const request = state.game && state.game.player !== null
+    ? state.requested.find((r) => r.type === "TEXT" && validPick(r.pick)) : null;
+  const key = request ? JSON.stringify(request.pick) : null;
+  if (!key) state.pick = null;
+  else if (!state.pick || state.pick.key !== key) state.pick = {key, chosen: new Set()};
+}
+
+function togglePick(index) {
+  const request = pickRequest();
+  if (!request || !state.pick) return;
+  const chosen = state.pick.chosen;
+  if (chosen.has(index)) {
+    chosen.delete(index);
+  } else if (chosen.size >= request.pick.count) {
+    refuseLocally(`You have picked ${request.pick.count} already: click one of them to unpick it, or Clear.`,
+                  "PICK_FULL");
+    return;
+  } else {
+    chosen.add(index);
+  }
+  renderZones();
+  renderPickBar();
+}
+
+function renderPickBar() {
+  const request = pickRequest();
+  const bar = $("#pick");
+  bar.hidden = !request || !state.pick;
+  if (bar.hidden) return;
+  const {count} = request.pick;
+  const picked = state.pick.chosen.size;
+  bar.dataset.picked = picked;
+  $("#pick-text").textContent = `Picked ${picked} of ${count}` +
+    (picked < count ? `: click ${count - picked} more of the outlined places.` : ": confirm, or click one to unpick it.");
+  $("#pick-send").disabled = picked !== count;
+  $("#pick-clear").disabled = picked === 0;
+}
+
+function sendPick() {
+  const request = pickRequest();
+  if (!request || !state.pick) return;
+  const {values, count} = request.pick;
+  const separator = typeof request.pick.separator === "string" ? request.pick.separator : " ";
+  if (state.pick.chosen.size !== count) {
+    refuseLocally(`Pick ${count} first (${state.pick.chosen.size} picked).`, "PICK_COUNT");
+    return;
+  }
+  const text = [...state.pick.chosen].sort((a, b) => a - b).map((i) => values[i]).join(separator);
+  sendText(text, true);
 }
 
 function findRequest(type) {
@@ -998,6 +1265,20 @@ function boardClick(button, event) {
   const svg = $("#board svg");
   if (!svg || state.mode === "replay") return;
   const click = findRequest("CLICK");
+  const pick = pickRequest();
+  if (pick && button === "LEFT") {
+    const {x, y} = displayPoint(svg, event);
+    const index = pick.pick.zones.findIndex((zone) => inZone(zone, x, y));
+    if (index >= 0) {
+      togglePick(index);
+      return;
+    }
+    if (!click || (Array.isArray(click.zones) && !click.zones.some((zone) => inZone(zone, x, y)))) {
+      refuseLocally(`That is not one of the places to pick: ${describeRequests(state.requested)}.`,
+                    "OUT_OF_ZONE");
+      return;
+    }
+  }
   if (!click) {
     const reason = notPlayableReason();
     if (reason) note(reason);
@@ -1006,8 +1287,8 @@ function boardClick(button, event) {
   }
   const buttons = Array.isArray(click.buttons) && click.buttons.length ? click.buttons : ["LEFT"];
   if (!buttons.includes(button)) {
-    refuseLocally(`The ${button.toLowerCase()} click is not allowed here: use ` +
-                  `${buttons.map((b) => b.toLowerCase()).join(" or ")}.`, "WRONG_BUTTON");
+    refuseLocally(`The ${button.toLowerCase()} click is not used here: use a ` +
+                  `${buttons.map((b) => b.toLowerCase()).join(" or ")} click.`, "WRONG_BUTTON");
     return;
   }
   const {x, y, inside} = displayPoint(svg, event);
@@ -1016,11 +1297,11 @@ function boardClick(button, event) {
     return;
   }
   if (Array.isArray(click.zones) && !click.zones.some((zone) => inZone(zone, x, y))) {
-    refuseLocally(`The click at (${x}, ${y}) is outside the allowed zones: click inside an outlined zone.`,
+    refuseLocally(`That is not one of the places you can click: ${describeRequests([click])}.`,
                   "OUT_OF_ZONE");
     return;
   }
-  submit({type: "CLICK", x, y, button}, click, `${button.toLowerCase()} click at (${x}, ${y})`);
+  submit({type: "CLICK", x, y, button}, click, describeAction({type: "CLICK", button}));
 }
 
 function pressKey(key) {
@@ -1037,11 +1318,11 @@ function pressKey(key) {
                   `${[...new Set(request.keys.toUpperCase())].join(" ")}.`, "KEY_NOT_ALLOWED");
     return true;
   }
-  submit({type: "KEY", key}, request, `key “${key}”`);
+  submit({type: "KEY", key}, request, `the key “${key}”`);
   return true;
 }
 
-function sendText(text) {
+function sendText(text, picked = false) {
   const request = findRequest("TEXT");
   if (!request) {
     note(notPlayableReason() || "No text is asked now.");
@@ -1059,18 +1340,22 @@ function sendText(text) {
   } else if (typeof request.regex === "string") {
     const pattern = compilePattern(request.regex, false);
     if (pattern && !pattern.test(text)) {
-      why = `The text does not have the expected format: ${request.regex}`;
+      why = typeof request.prompt === "string" && request.prompt
+        ? `That answer does not have the expected form: ${request.prompt}.`
+        : "That answer does not have the expected form.";
       subtype = "UNMATCHED_REGEX";
     }
   }
   if (why) {
     refuseLocally(why, subtype);
-    $("#text-input").setCustomValidity(why);
-    $("#text-input").reportValidity();
+    if (!picked) {
+      $("#text-input").setCustomValidity(why);
+      $("#text-input").reportValidity();
+    }
     return;
   }
   $("#text-input").setCustomValidity("");
-  submit({type: "TEXT", text}, request, `text “${text}”`);
+  submit({type: "TEXT", text}, request, picked ? "your pick" : `“${text}”`);
 }
 
 function submit(action, request, text) {
@@ -1088,7 +1373,7 @@ function sendAction(action) {
   cancelConfirm();
   if (send({type: "action", action})) {
     state.awaiting = true;
-    setStatus("sent", `Sent: ${describeAction(action)}; waiting for the server…`);
+    setStatus("sent", "Sent: waiting for the server…");
     if (action.type === "TEXT") $("#text-input").value = "";
     renderActions();
   }
@@ -1276,7 +1561,7 @@ function create(engine, form) {
     return;
   }
   whenInLobby(() => {
-    state.pending = {kind: "create", form, join};
+    state.pending = {kind: "create", form, join, origin: {kind: "create", engine: engine.name}};
     send({type: "create", engine: engine.name, init, bots, join, name: myName()});
   });
 }
@@ -1286,7 +1571,7 @@ function queue(engine, form) {
   error.textContent = "";
   const name = myName();
   whenInLobby(() => {
-    state.pending = {kind: "queue", form};
+    state.pending = {kind: "queue", form, origin: {kind: "queue", engine: engine.name}};
     send({type: "queue", engine: engine.name, name});
   });
 }
@@ -1307,6 +1592,20 @@ function watch(gameId) {
     state.pending = {kind: "watch"};
     send({type: "watch", game: gameId});
   });
+}
+
+/** The same again: queue at the same matchmaking, or create a game from the same form. */
+function playAgain() {
+  const origin = state.origin;
+  if (!origin) return;
+  const engine = state.engines.find((e) => e.name === origin.engine);
+  const form = document.querySelector(`form.engine[data-engine="${CSS.escape(origin.engine)}"]`);
+  if (!engine || !form) {
+    showError({text: `The game “${origin.engine}” is not offered any more.`, source: "page"});
+    return;
+  }
+  if (origin.kind === "queue") queue(engine, form);
+  else create(engine, form);
 }
 
 /** Run ``then`` once this page holds no seat, queue or watch any more. */
@@ -1395,6 +1694,12 @@ function renderGames(games) {
     const status = element("td", {"class": `status ${game.status}`, text: game.status,
                                   title: game.error || null});
     if (game.error) status.append(element("small", {"class": "error-text", text: ` ${game.error}`}));
+    const open = Array.isArray(game.open) ? game.open.length : 0;
+    if (game.status === "live" && game.joinable && open) {
+      // Who waits where: a game with open seats waits for that many players.
+      status.append(element("small", {"class": "waiting-text",
+                                       text: ` waiting for ${open} player${open > 1 ? "s" : ""}`}));
+    }
     const actions = element("td", {"class": "actions"});
     if (game.joinable && Array.isArray(game.open)) {
       for (const player of game.open) {
@@ -1511,14 +1816,27 @@ async function showTurn(turn) {
   $("#board").dataset.turn = turn;
   renderScores(answer.game_state);
   const over = answer.game_state && answer.game_state.gameover;
+  const said = answer.game_state && typeof answer.game_state.text === "string"
+    ? namify(answer.game_state.text) : "";
   setStatus("replay", `Replay of game ${replay.id}: turn ${turn} of ${answer.turns}` +
-            (over ? ` · game over: ${describeResult(answer.game_state.scores)}` : ""));
-  const action = answer.action;
-  $("#replay-action").textContent = !action ? "the start of the game"
-    : action.kind === "resign" ? `${playerName(action.seat + 1)} gave up`
-    : `${playerName(action.seat + 1)} played ${JSON.stringify(action.action)}`;
+            (over ? ` · game over: ${describeResult(answer.game_state.scores)}${said ? ` — ${said}` : ""}` : ""));
+  $("#replay-action").textContent = replayLabel(answer.action, said, over);
   updateReplayControls();
-  setHash(`replay=${replay.id}&turn=${turn}` + (replay.player ? `&player=${replay.player}` : ""));
+  setHash(replayHash(replay));
+}
+
+/** What led to a replayed turn, in words: the engine's own, else who acted. */
+function replayLabel(action, said, over) {
+  if (!action) return "The start of the game.";
+  const who = seatName(action.seat + 1);
+  if (action.kind === "resign") return `${capitalised(who)} gave up${over && said ? ` — ${said}` : ""}.`;
+  if (said) return over ? `Game over — ${said}.` : `${capitalised(said)}.`;
+  if (action.action === null || action.action === undefined) return `${capitalised(who)} played (hidden while the game is live).`;
+  return `${capitalised(who)} played.`;
+}
+
+function replayHash(replay) {
+  return `replay=${replay.id}&turn=${replay.turn}` + (replay.player ? `&player=${replay.player}` : "");
 }
 
 function updateReplayControls() {
@@ -1529,6 +1847,9 @@ function updateReplayControls() {
   $("#replay-turns").textContent = replay.turns;
   $("#replay-first").disabled = $("#replay-prev").disabled = replay.turn <= 0;
   $("#replay-last").disabled = $("#replay-next").disabled = replay.turn >= replay.turns;
+  const link = $("#replay-link");
+  link.href = `${location.origin}${location.pathname}#${replayHash(replay)}`;
+  link.textContent = `Link to turn ${replay.turn}`;
 }
 
 // -- the address bar: #replay=ID&turn=N&player=P or #watch=ID ------------------------
@@ -1545,11 +1866,22 @@ function openFromHash() {
   const replay = parseInt(params.get("replay"), 10);
   if (Number.isInteger(replay)) {
     const player = parseInt(params.get("player"), 10);
-    openReplay(replay, parseInt(params.get("turn"), 10) || 0, Number.isInteger(player) ? player : null);
+    const seen = Number.isInteger(player) ? player : null;
+    const turn = parseInt(params.get("turn"), 10) || 0;
+    const open = state.replay;
+    if (state.mode === "replay" && open && open.id === replay) {
+      // The same replay: step to the turn (and the view) the address names.
+      if (open.turn === turn && open.player === seen) return;
+      open.player = seen;
+      $("#replay-player").value = seen ? String(seen) : "";
+      showTurn(turn);
+      return;
+    }
+    openReplay(replay, turn, seen);
     return;
   }
   const watched = parseInt(params.get("watch"), 10);
-  if (Number.isInteger(watched)) {
+  if (Number.isInteger(watched) && !(state.mode === "watching" && state.game && state.game.id === watched)) {
     const start = () => (state.connected ? watch(watched) : setTimeout(start, 200));
     start();
   }
@@ -1638,6 +1970,30 @@ function setUp() {
     if (event.target.closest && event.target.closest("button") && (event.key === " " || event.key === "Enter")) return;
     if (pressKey(event.key)) event.preventDefault();
   });
+
+  $("#pick-send").addEventListener("click", sendPick);
+  $("#pick-clear").addEventListener("click", () => {
+    if (state.pick) state.pick.chosen.clear();
+    renderZones();
+    renderPickBar();
+  });
+  $("#again").addEventListener("click", playAgain);
+  $("#replay-copy").addEventListener("click", async () => {
+    const link = $("#replay-link").href;
+    try {
+      await navigator.clipboard.writeText(link);
+      note("The link to this turn is copied.");
+    } catch (e) {
+      window.prompt("The link to this turn:", link);
+    }
+  });
+  window.addEventListener("hashchange", openFromHash);
+  setInterval(() => {
+    if (state.clocks.size && !document.hidden) {
+      renderTurn();
+      renderClocks();
+    }
+  }, TICK_MS);
 
   $("#confirm-yes").addEventListener("click", () => {
     if (state.confirmAction) sendAction(state.confirmAction.action);

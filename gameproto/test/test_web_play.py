@@ -1,0 +1,296 @@
+"""
+The page plays like a game site (Debian's Chromium under Playwright, the
+service on 127.0.0.1; see L{gameproto.test.test_web_page}): whose turn in
+words with a countdown, Connect Four's colours, last move and winning four,
+Tarot's readable cards and click-to-pick discard, errors in words that clear
+once an action is accepted, replays in words that follow the address, and a
+phone's view.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Mapping
+
+from twisted.internet import defer
+from twisted.trial.unittest import TestCase
+
+from gameproto.engine.contract import JSON
+from gameproto.games import tarot
+from gameproto.test.test_web_page import (
+    Browser,
+    BrowserTestCase,
+    boardState,
+    clickDisplay,
+    setName,
+    version,
+    waitState,
+    zoneCenters,
+)
+
+TAROT_SEED = 0
+"""With the first dealer P4, P1 (the page) bids first; after its garde the bots pass."""
+
+
+def waitNewVersion(page: Any, before: int) -> None:
+    page.wait_for_function(
+        "v => +document.querySelector('#board').dataset.version > v"
+        " || !['your-turn', 'sent'].includes(document.querySelector('#status').dataset.state)",
+        arg=before)
+
+
+def playConnect4(page: Any, column: int = 3) -> int:
+    """Click columns (the middle one while it is open) until the game is over; the moves made."""
+    moves = 0
+    while waitState(page, "your-turn", "gameover", "aborted") == "your-turn":
+        zones = zoneCenters(page)
+        before = version(page)
+        clickDisplay(page, *zones[min(column, len(zones) - 1)])
+        waitNewVersion(page, before)
+        moves += 1
+        assert moves < 40
+    return moves
+
+
+def shot(test: TestCase, name: str) -> str:
+    """
+    Where a screenshot goes: ``GAMEPROTO_SCREENSHOTS`` (to refresh the
+    docs' images), else the test's own temporary directory.
+    """
+    folder = os.environ.get("GAMEPROTO_SCREENSHOTS") or test.mktemp()
+    os.makedirs(folder, exist_ok=True)
+    return os.path.join(folder, name)
+
+
+def centre(zone: Mapping[str, float]) -> tuple[float, float]:
+    return zone["x"] + zone["width"] / 2, zone["y"] + zone["height"] / 2
+
+
+class Connect4Tests(BrowserTestCase):
+
+    @defer.inlineCallbacks
+    def test_turnClockColourAndHighlights(self) -> Any:
+        """
+        Against the engine's bot: the status says "Your turn — … left: click
+        a column", the score chips have the seats' colours and a countdown,
+        each move is ringed as the last one, and the end names why: the
+        winning four ringed, or the full board.
+        """
+
+        def script(browser: Browser) -> Any:
+            page = browser.open(self.url)
+            setName(page, "alice")
+            page.click("form.engine[data-engine=connect4] button.create")
+            waitState(page, "your-turn")
+            status = page.text_content("#status") or ""
+            self.assertRegex(status, r"^Your turn — (\d+ min )?\d+ s left: click a column\.$")
+            # The countdown moves.
+            page.wait_for_function(
+                "s => document.querySelector('#status').textContent !== s", arg=status)
+            clock = page.locator("#scores li[data-player='1'] .clock")
+            self.assertTrue(clock.is_visible())
+            self.assertIn("left", clock.text_content() or "")
+            self.assertIn("turn", page.get_attribute("#scores li[data-player='1']", "class") or "")
+            colours = [page.get_attribute(f"#scores li[data-player='{n}']", "data-colour")
+                       for n in (1, 2)]
+            self.assertEqual(colours, ["#d62828", "#f6c90e"])
+            self.assertEqual(page.locator("#scores .swatch").count(), 2)
+            self.assertEqual(page.get_attribute("#game-title .swatch", "title"),
+                             "your colour: red")
+            # The columns are numbered from 1 under the board.
+            numbers = page.locator("#board svg text.column-number").all_text_contents()
+            self.assertEqual(numbers, [str(n) for n in range(1, 8)])
+            before = version(page)
+            clickDisplay(page, *zoneCenters(page)[3])
+            waitNewVersion(page, before)
+            waitState(page, "your-turn", "gameover")
+            self.assertEqual(page.locator("#board svg circle.last-move").count(), 1)
+            self.assertRegex(page.text_content("#last-move") or "", r"^Bot2 played column \d\.$")
+            page.screenshot(path=shot(self, "connect4-playing.png"))
+            playConnect4(page)
+            self.assertEqual(boardState(page), "gameover")
+            status = page.text_content("#status") or ""
+            wins = page.locator("#board svg circle.win").count()
+            if "four in a row" in status:
+                self.assertEqual(wins, 4)
+            else:
+                self.assertIn("the board is full", status)
+                self.assertEqual(wins, 0)
+            self.assertEqual(page.locator("#scores .clock:visible").count(), 0)
+            page.screenshot(path=shot(self, "connect4-over.png"))
+            # Play again: a new game of the same kind.
+            game = int(page.get_attribute("#board", "data-game") or 0)
+            page.click("#again")
+            page.wait_for_function(
+                "g => +document.querySelector('#board').dataset.game !== g", arg=game)
+            waitState(page, "your-turn")
+
+        yield self.inBrowser(script)
+
+    @defer.inlineCallbacks
+    def test_replayInWords(self) -> Any:
+        """
+        A replay says what each turn did in words and names, its address is
+        followed when it changes, and it has a link to each turn.
+        """
+
+        def script(browser: Browser) -> Any:
+            made = self.api("/api/games", {"engine": "connect4", "bots": [1, 2]})
+            self.waitFinished(made["id"])
+            game = made["id"]
+            page = browser.open(self.url + f"#replay={game}&turn=1")
+            page.wait_for_selector("#board[data-turn='1'] svg")
+            self.assertRegex(page.text_content("#replay-action") or "",
+                             r"^Bot1 played column [1-7]\.$")
+            self.assertTrue(page.get_attribute("#replay-link", "href").endswith(
+                f"#replay={game}&turn=1"))
+            for button in ("first", "prev", "next", "last"):
+                self.assertEqual(page.locator(f"#replay-{button} svg").count(), 1)
+            # The address changes (a link, the history): the replay follows.
+            page.evaluate(f"() => {{ location.hash = 'replay={game}&turn=2'; }}")
+            page.wait_for_selector("#board[data-turn='2']")
+            self.assertRegex(page.text_content("#replay-action") or "",
+                             r"^Bot2 played column [1-7]\.$")
+            page.click("#replay-last")
+            page.wait_for_function(
+                "() => document.querySelector('#replay-action').textContent.startsWith('Game over')")
+            self.assertIn("#replay=", page.get_attribute("#replay-link", "href") or "")
+
+        yield self.inBrowser(script)
+
+
+class TarotTests(BrowserTestCase):
+
+    @defer.inlineCallbacks
+    def setUp(self) -> Any:  # type: ignore[override]  # trial waits for a Deferred setUp
+        original = tarot.TAROT.start
+
+        def start(params: Mapping[str, JSON], initvalues: Mapping[str, JSON] | None = None,
+                  rng: Any = None) -> Any:
+            return original(params, initvalues or {"seed": TAROT_SEED}, rng)
+
+        self.patch(tarot.TAROT, "start", start)
+        yield super().setUp()
+
+    @defer.inlineCallbacks
+    def test_clickDiscard(self) -> Any:
+        """
+        The taker discards by clicking six cards (one unpicked on the way),
+        then Confirm; an illegal discard is refused with the rule in words,
+        and that error clears once an action is accepted.  The cards' labels
+        are at least 16 px high on a laptop.
+        """
+
+        def script(browser: Browser) -> Any:
+            page = browser.open(self.url)
+            setName(page, "alice")
+            form = "form.engine[data-engine=tarot]"
+            page.fill(f"{form} input[data-param=dealer]", "3")
+            page.click(f"{form} button.create")
+            waitState(page, "your-turn")
+            self.assertIn("click your bid", page.text_content("#status") or "")
+            size = page.evaluate("""() => {
+                const svg = document.querySelector('#board svg');
+                const label = [...svg.querySelectorAll('text')].find(
+                    t => t.getAttribute('font-size') === '24');
+                return label.getBoundingClientRect().height;
+            }""")
+            self.assertGreaterEqual(size, 16)
+            garde = tarot._buttonZones(tarot.GARDE_CONTRE + 1)[tarot.GARDE]
+            clickDisplay(page, garde.x + garde.width / 2, garde.y + garde.height / 2)
+            page.wait_for_selector("#pick:not([hidden])")
+            self.assertTrue(page.locator("#text-form").is_hidden())
+            self.assertEqual(page.get_attribute("#pick-send", "disabled"), "")
+            # A discard with a king, sent as a TEXT by another client would:
+            # the rules' words come back.
+            hand = self.fromThread(self.tarotHand)
+            king = [c for c in hand if tarot.isKing(c)][0]
+            others = [c for c in hand if c < tarot.PETIT and not tarot.isKing(c)][:5]
+            page.evaluate("""text => window.gameproto.state.ws.send(JSON.stringify(
+                {type: 'action', action: {type: 'TEXT', text}}))""",
+                " ".join(str(c) for c in [king] + others))
+            page.wait_for_selector("#errors li.error[data-source=server]")
+            error = page.text_content("#errors li.error[data-source=server]") or ""
+            self.assertIn("Kings and oudlers", error)
+            self.assertNotRegex(error, r"[{}\[\]]|\^|\\d")
+            page.screenshot(path=shot(self, "tarot-error.png"))
+            picks = page.evaluate("""() => [...document.querySelectorAll('#board rect.pick')]
+                .map(r => ({x: +r.getAttribute('x'), y: +r.getAttribute('y'),
+                            width: +r.getAttribute('width'), height: +r.getAttribute('height'),
+                            value: r.dataset.value}))""")
+            self.assertGreaterEqual(len(picks), 6)
+            for zone in picks[:7]:
+                clickDisplay(page, *centre(zone))
+            # The seventh is refused: six at most.
+            page.wait_for_selector("#errors li.error[data-subtype=PICK_FULL]")
+            self.assertEqual(page.locator("#board rect.pick.picked").count(), 6)
+            clickDisplay(page, *centre(picks[0]))      # unpick one
+            self.assertEqual(page.locator("#board rect.pick.picked").count(), 5)
+            self.assertIsNotNone(page.get_attribute("#pick-send", "disabled"))
+            clickDisplay(page, *centre(picks[6]))      # and pick another
+            self.assertIn("Picked 6 of 6", page.text_content("#pick-text") or "")
+            page.screenshot(path=shot(self, "tarot-discard.png"))
+            page.click("#pick-send")
+            page.wait_for_selector("#pick", state="hidden")
+            waitState(page, "your-turn", "waiting")
+            self.assertEqual(page.locator("#errors li.error").count(), 0)
+            discard = self.fromThread(self.tarotDiscard)
+            self.assertEqual(sorted(discard), sorted(int(z["value"]) for z in picks[1:7]))
+            self.assertIn("Discard", page.text_content("#board svg") or "")
+            # A trick: four cards, then who won it.
+            while "Last trick" not in (page.text_content("#board svg") or ""):
+                waitState(page, "your-turn")
+                before = version(page)
+                clickDisplay(page, *zoneCenters(page)[0])
+                waitNewVersion(page, before)
+            text = page.text_content("#board svg") or ""
+            self.assertRegex(text, r"Last trick: (you|P[234]) won it")
+            page.screenshot(path=shot(self, "tarot-trick.png"))
+
+        yield self.inBrowser(script)
+
+    def table(self) -> Any:
+        hub = self.server.service.hub
+        (table,) = [t for t, _ in hub.tables.values() if t.factory.name == "tarot"]
+        return table
+
+    def tarotHand(self) -> list[int]:
+        return sorted(self.table().engine.hands[0])
+
+    def tarotDiscard(self) -> list[int]:
+        return list(self.table().engine.discard or ())
+
+
+class PhoneTests(BrowserTestCase):
+
+    @defer.inlineCallbacks
+    def test_newGameScrollsIntoView(self) -> Any:
+        """
+        On a 390 px wide phone, a game created from the bottom of the lobby
+        scrolls into view; the board fits the width; the buttons are at
+        least 44 px high.
+        """
+
+        def script(browser: Browser) -> Any:
+            page = browser.open(self.url)
+            page.set_viewport_size({"width": 390, "height": 844})
+            setName(page, "alice")
+            button = page.locator("form.engine[data-engine=tarot] button.create")
+            button.scroll_into_view_if_needed()
+            self.assertGreater(page.evaluate("() => window.scrollY"), 200)
+            button.click()
+            waitState(page, "your-turn")
+            page.wait_for_selector("#board svg")
+            top = page.evaluate("() => document.querySelector('#game').getBoundingClientRect().top")
+            self.assertLessEqual(abs(top), 60)
+            box = page.locator("#board svg").bounding_box()
+            self.assertLessEqual(box["x"] + box["width"], 390)
+            self.assertGreater(box["width"], 330)
+            self.assertLessEqual(page.evaluate("() => document.documentElement.scrollWidth"), 390)
+            for selector in ("#leave", "#zoom-in", "#zoom-out", "#zoom-fit"):
+                self.assertGreaterEqual(page.locator(selector).bounding_box()["height"], 44,
+                                        selector)
+            page.screenshot(path=shot(self, "phone-tarot.png"))
+
+        yield self.inBrowser(script)
+
