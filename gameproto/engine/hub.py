@@ -199,6 +199,25 @@ class GuestSeat:
             self.guest.aborted(table, seat, reason)
 
 
+BOT_SUFFIX = " (bot)"
+
+
+def botName(previous: str, seat: Seat) -> str:
+    """
+    The name of a bot taking ``seat`` over from ``previous``: the player's
+    own name with " (bot)", so that records keep who sat there; ``botN``
+    for a seat no person held.
+    """
+    if previous and previous != OpenSeat.name and not isBotName(previous):
+        return previous + BOT_SUFFIX
+    return f"bot{seat + 1}"
+
+
+def isBotName(name: str) -> bool:
+    """Whether a recorded seat name is a bot's (``botN``, or a player's name with " (bot)")."""
+    return name.endswith(BOT_SUFFIX) or (name.startswith("bot") and name[3:].isdigit())
+
+
 class _HubHost:
     """
     The host of the games the hub holds itself: a vacated seat goes to the
@@ -213,7 +232,7 @@ class _HubHost:
 
     def vacate(self, table: Table, seat: Seat) -> None:
         bot = table.factory.bot(dict(table.engine.params))
-        table.replace(seat, self.hub.botSeat(bot, f"bot{seat + 1}")
+        table.replace(seat, self.hub.botSeat(bot, botName(table.record.seats[seat], seat))
                       if bot is not None else self.hub.openSeat())
         if table.finished or table.hasPerson() or table.id in self._deserted:
             return
@@ -540,7 +559,7 @@ class Hub:
             def rebuilt(engine: GameEngine) -> None:
                 bot = factory.bot(dict(engine.params))
                 holders: list[SeatHolder] = [
-                    self.botSeat(bot, name) if bot is not None and name.startswith("bot")
+                    self.botSeat(bot, name) if bot is not None and isBotName(name)
                     else self.openSeat() for name in record.seats
                 ]
                 self._hostGame(factory, engine, holders, record)

@@ -101,7 +101,7 @@ class NoPersonLeftTests(SynchronousTestCase):
         self.assertIsNone(hub.join(table.id, Person()))
         hub.vacate(table, 0)
         self.assertFalse(table.finished)
-        self.assertEqual(table.record.seats[0], "bot1")
+        self.assertEqual(table.record.seats[0], "alice (bot)")
 
 
 class BotGamesTests(SynchronousTestCase):

@@ -17,7 +17,7 @@ from gameproto.connect4 import wire as connect4Wire
 from gameproto.connect4.protocol import Connect4ServerProtocol
 from gameproto.connect4.server import Connect4Server, Connect4ServerFactory, Connect4Settings
 from gameproto.engine.contract import JSON, Bot, Errors, GameEngine, Instructions, Seat
-from gameproto.engine.hub import GuestSeat, Hub, HubSettings, OpenSeat
+from gameproto.engine.hub import GuestSeat, Hub, HubSettings, OpenSeat, botName, isBotName
 from gameproto.engine.record import GameRecord, MemoryRecordStore, RecordedAction
 from gameproto.engine.registry import EngineRegistry
 from gameproto.engine.table import BotSeat, Table
@@ -251,7 +251,7 @@ class HostedGameTests(SynchronousTestCase):
         hub.join(table.id, guest, 1)
         hub.vacate(table, 0)
         self.assertIsInstance(table.holders[0], BotSeat)
-        self.assertEqual(table.record.seats, ["bot1", "(open)"])
+        self.assertEqual(table.record.seats, ["alice (bot)", "(open)"])
 
     def test_vacatedSeatOpensWithoutABot(self) -> None:
         hub = makeHub(openSeatTimeout=50)
@@ -331,6 +331,26 @@ class RestoreTests(SynchronousTestCase):
         restored.clear()
         again.restore().addCallback(restored.append)
         self.assertEqual(restored, [[]])  # live here already
+
+    def test_restoreAPlayersBot(self) -> None:
+        """A seat a bot took over from alice ("alice (bot)") comes back as a bot."""
+        store = MemoryRecordStore()
+        table = self.played(store)
+        table.record.seats[0] = botName("alice", 0)
+        again = makeHub(Clock(), store)
+        again.restore()
+        twin = again.findTable(table.id)
+        assert twin is not None
+        self.assertIsInstance(twin.holders[0], BotSeat)
+        self.assertEqual(twin.record.seats, ["alice (bot)", "bot2"])
+
+    def test_botNames(self) -> None:
+        self.assertEqual(botName("alice", 0), "alice (bot)")
+        self.assertEqual([botName(name, 1) for name in ("(open)", "", "bot2", "alice (bot)")],
+                         ["bot2"] * 4)
+        self.assertEqual([isBotName(name) for name in ("bot3", "alice (bot)", "bot", "botty",
+                                                       "alice")],
+                         [True, True, False, False, False])
 
     def test_unknownEngineAbandoned(self) -> None:
         store = MemoryRecordStore()
