@@ -333,6 +333,24 @@ def drawSeed(initvalues: Mapping[str, JSON] | None,
     return seed
 
 
+def checkSeeded(
+    described: Sequence[Parameter], given: Mapping[str, JSON],
+    initvalues: Mapping[str, JSON] | None, rng: random.Random | None,
+) -> tuple[dict[str, JSON], int] | Errors:
+    """
+    What a seeded engine's C{start} checks: the parameters (L{checkParameters})
+    and the seed (L{drawSeed}); the complete parameters and the seed, or the
+    errors.
+    """
+    checked = checkParameters(described, given)
+    if isinstance(checked, Errors):
+        return checked
+    seed = drawSeed(initvalues, rng)
+    if isinstance(seed, Errors):
+        return seed
+    return checked, seed
+
+
 @attrs.frozen
 class Zone:
     """A clickable rectangle, as in SVG."""

@@ -35,7 +35,7 @@ from gameproto.engine.contract import (
     BadFormat,
     Bot,
     Display,
-    drawSeed,
+    checkSeeded,
     Errors,
     Event,
     GameState,
@@ -45,7 +45,6 @@ from gameproto.engine.contract import (
     Seat,
     UnexpectedAction,
     checkAction,
-    checkParameters,
 )
 
 TOKEN_MAX = 2**31 - 1
@@ -292,13 +291,10 @@ class RelayEngine:
         initvalues: Mapping[str, JSON] | None = None,
         rng: random.Random | None = None,
     ) -> RelayGame | Errors:
-        checked = checkParameters(self.parameters, params)
-        if isinstance(checked, Errors):
-            return checked
-        seed = drawSeed(initvalues, rng)
-        if isinstance(seed, Errors):
-            return seed
-        return RelayGame(checked, seed)
+        started = checkSeeded(self.parameters, params, initvalues, rng)
+        if isinstance(started, Errors):
+            return started
+        return RelayGame(*started)
 
     hiddenInformation = True
     """The seed draws every token, which only the seat holding it may know."""

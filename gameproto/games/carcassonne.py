@@ -37,7 +37,7 @@ from gameproto.engine.contract import (
     BadFormat,
     Bot,
     Display,
-    drawSeed,
+    checkSeeded,
     Errors,
     Event,
     GameState,
@@ -51,7 +51,6 @@ from gameproto.engine.contract import (
     WrongActionSubtype,
     Zone,
     checkAction,
-    checkParameters,
 )
 
 __all__ = [
@@ -1179,13 +1178,11 @@ class CarcassonneEngine:
         initvalues: Mapping[str, JSON] | None = None,
         rng: random.Random | None = None,
     ) -> CarcassonneGame | Errors:
-        checked = checkParameters(self.parameters, params)
-        if isinstance(checked, Errors):
-            return checked
+        started = checkSeeded(self.parameters, params, initvalues, rng)
+        if isinstance(started, Errors):
+            return started
+        checked, seed = started
         pile: list[str] | None = None
-        seed = drawSeed(initvalues, rng)
-        if isinstance(seed, Errors):
-            return seed
         if initvalues is not None:
             given = initvalues.get("pile")
             if given is not None and checked["pile"] == "seeded":

@@ -57,8 +57,7 @@ from gameproto.engine.contract import (
     WrongActionSubtype,
     Zone,
     checkAction,
-    checkParameters,
-    drawSeed,
+    checkSeeded,
 )
 
 # -- cards -------------------------------------------------------------------
@@ -2432,12 +2431,10 @@ class DoppelkopfEngine:
         initvalues: Mapping[str, JSON] | None = None,
         rng: random.Random | None = None,
     ) -> DoppelkopfParty | Errors:
-        checked = checkParameters(self.parameters, params)
-        if isinstance(checked, Errors):
-            return checked
-        seed = drawSeed(initvalues, rng)
-        if isinstance(seed, Errors):
-            return seed
+        started = checkSeeded(self.parameters, params, initvalues, rng)
+        if isinstance(started, Errors):
+            return started
+        checked, seed = started
         if seed < 0:
             return Errors((IncorrectValue("seed", seed),))
         return DoppelkopfParty(checked, seed)

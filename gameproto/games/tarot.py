@@ -32,7 +32,7 @@ from gameproto.engine.contract import (
     BadFormat,
     Bot,
     Display,
-    drawSeed,
+    checkSeeded,
     Errors,
     Event,
     GameState,
@@ -46,7 +46,6 @@ from gameproto.engine.contract import (
     WrongActionSubtype,
     Zone,
     checkAction,
-    checkParameters,
 )
 
 # -- cards -------------------------------------------------------------------
@@ -1335,13 +1334,10 @@ class TarotEngine:
         initvalues: Mapping[str, JSON] | None = None,
         rng: random.Random | None = None,
     ) -> TarotGame | Errors:
-        checked = checkParameters(self.parameters, params)
-        if isinstance(checked, Errors):
-            return checked
-        seed = drawSeed(initvalues, rng)
-        if isinstance(seed, Errors):
-            return seed
-        return TarotGame(checked, seed)
+        started = checkSeeded(self.parameters, params, initvalues, rng)
+        if isinstance(started, Errors):
+            return started
+        return TarotGame(*started)
 
     def bot(self, params: Mapping[str, JSON]) -> Bot:
         return tarotBot
