@@ -1313,21 +1313,32 @@ class DoppelkopfGame:
 
     # -- swines during the play ----------------------------------------------
 
+    def _announcedInTime(self, begin: str) -> bool:
+        """
+        Whether (hyper)swines may be announced now: in the play; under the
+        rule ``begin`` (``swines announcement begin``), only before its first
+        card (FREEDOKO: a player announces them as the game starts, say when
+        another's solo gave it both trump aces).
+        """
+        if self.phase != PLAYING:
+            return False
+        return not self.rules.flag(begin) or (not self.tricks and not self.trick)
+
     def swinesValid(self, seat: Seat) -> bool:
-        """Swines announced in the play: only without ``swines announcement begin``."""
+        """Swines announced in the play (before its first card under ``swines announcement begin``)."""
         color = trumpColor(self.gameType)
-        return (self.phase == PLAYING and not self.rules.flag("swines announcement begin")
+        return (self._announcedInTime("swines announcement begin")
                 and not self.rules.flag("swine only second") and self._swinesAllowed()
                 and color is not None and self.swinesOwner != seat
                 and self.hands[seat].count(f"{color} ace") == 2)
 
     def hyperswinesValid(self, seat: Seat) -> bool:
         color = trumpColor(self.gameType)
-        if color is None or self.phase != PLAYING or not self._hyperswinesAllowed():
+        if (color is None or not self._announcedInTime("hyperswines announcement begin")
+                or not self._hyperswinesAllowed()):
             return False
         card = f"{color} nine" if self.rules.flag("with nines") else f"{color} king"
-        return (not self.rules.flag("hyperswines announcement begin")
-                and self.hyperswinesOwner != seat and self.swinesOwner is not None
+        return (self.hyperswinesOwner != seat and self.swinesOwner is not None
                 and (self.swinesOwner != seat
                      or self.rules.flag("swines and hyperswines joint"))
                 and self.hands[seat].count(card) == 2)

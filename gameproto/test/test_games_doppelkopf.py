@@ -1305,6 +1305,34 @@ class SpecialGameTests(unittest.TestCase):
         self.assertEqual(_orderHighToLow(game.game.order)[:2], ["diamond nine", "diamond ace"])
         self.assertIsInstance(_start().act(0, {"swines": True}), Errors)
 
+    def test_swinesAtTheStart(self) -> None:
+        """
+        Under ``swines announcement begin`` swines not made with the
+        reservation may still be announced as the game starts (FreeDoko's
+        players do so, say when another's solo gives them both trump aces),
+        but not once the first card is played.
+        """
+        rules = QUIET.with_(swines_announcement_begin=True)
+
+        def started() -> dk.DoppelkopfParty:
+            game = ENGINE.start({"rounds": 1, "rules": rules.text()}, {"seed": 1})
+            assert isinstance(game, dk.DoppelkopfParty)
+            hands = _hands({2: ["diamond ace", "diamond ace"], 1: ["club queen"],
+                            3: ["club queen"]})
+            game.game.hands = [list(h) for h in hands]
+            for _ in range(4):
+                _ok(game.act(game.waitingFor()[0], {"reservation": "normal"}))
+            return game
+
+        game = started()
+        _ok(game.act(2, {"swines": True}))
+        self.assertEqual(game.game.swinesOwner, 2)
+        late = started()
+        first = late.waitingFor()[0]
+        _ok(late.act(first, {"card": late.view(first).legalCards[0]}))
+        self.assertIsInstance(late.act(2, {"swines": True}), Errors)
+        self.assertIsNone(late.game.swinesOwner)
+
     def test_silentMarriageIsSecret(self) -> None:
         """The others see a normal game: neither the view nor the events tell them."""
         game = _start()
