@@ -75,7 +75,7 @@ class PortsTests(SynchronousTestCase):
     def test_defaults(self) -> None:
         self.assertEqual(parse()["ports"], {"web": "tcp:8080", "connect4": "tcp:4000",
                                             "maitretarot": "tcp:4001", "engine": "tcp:4003",
-                                            "carcassonne": "tcp:4002"})
+                                            "carcassonne": "tcp:4002", "freedoko": "tcp:2442"})
 
     def test_oneAndMany(self) -> None:
         self.assertEqual(parse("--ports", "connect4=tcp:5000")["ports"]["connect4"], "tcp:5000")
@@ -83,13 +83,13 @@ class PortsTests(SynchronousTestCase):
         self.assertEqual(ports["ports"], {"connect4": "tcp:5000:interface=127.0.0.1",
                                           "web": "unix:/tmp/g.sock",
                                           "maitretarot": "tcp:4001", "engine": "tcp:4003",
-                                          "carcassonne": "tcp:4002"})
+                                          "carcassonne": "tcp:4002", "freedoko": "tcp:2442"})
 
     def test_repeatable(self) -> None:
         options = parse("--ports", "connect4=5000", "--ports", "web=off,maitretarot=4444")
         self.assertEqual(options["ports"], {"connect4": "tcp:5000", "web": "off",
                                             "maitretarot": "tcp:4444", "engine": "tcp:4003",
-                                            "carcassonne": "tcp:4002"})
+                                            "carcassonne": "tcp:4002", "freedoko": "tcp:2442"})
 
     def test_bareNumber(self) -> None:
         self.assertEqual(parse("--ports", "web=9000")["ports"]["web"], "tcp:9000")
@@ -111,14 +111,14 @@ class PortsTests(SynchronousTestCase):
     def test_allOff(self) -> None:
         error = self.assertRaises(usage.UsageError, parse, "--ports",
                                   "connect4=off,web=off,maitretarot=off,engine=off,"
-                                  "carcassonne=off")
+                                  "carcassonne=off,freedoko=off")
         self.assertIn("nothing to serve", str(error))
 
     def test_onlyPorts(self) -> None:
         """The tests' helper opens the ports it names and turns every other one off."""
         self.assertEqual(parse(*onlyPorts(connect4=LOCAL))["ports"],
                          {"web": "off", "connect4": LOCAL, "maitretarot": "off",
-                          "engine": "off", "carcassonne": "off"})
+                          "engine": "off", "carcassonne": "off", "freedoko": "off"})
         self.assertRaises(usage.UsageError, parse, *onlyPorts(chess=LOCAL))
 
 
@@ -240,9 +240,9 @@ class PluginTests(SynchronousTestCase):
         """gameproto's own protocols, in their --ports order, each a complete plugin."""
         plugins = protocolPlugins()
         self.assertEqual([p.name for p in plugins],
-                         ["connect4", "maitretarot", "carcassonne", "engine"])
+                         ["connect4", "maitretarot", "carcassonne", "engine", "freedoko"])
         self.assertEqual([p.defaultEndpoint for p in plugins],
-                         ["tcp:4000", "tcp:4001", "tcp:4002", "tcp:4003"])
+                         ["tcp:4000", "tcp:4001", "tcp:4002", "tcp:4003", "tcp:2442"])
         for plugin in plugins:
             self.assertTrue(verifyObject(IWebProtocolPlugin, plugin))
             self.assertTrue(IPlugin.providedBy(plugin))
@@ -253,10 +253,11 @@ class PluginTests(SynchronousTestCase):
         """Each plugin's factory is its protocol's, sharing the server it was given."""
         service = tap.makeService(parse(), Clock())
         from gameproto.carcassonne.server import CarcassonneServerFactory
+        from gameproto.freedoko.server import FreeDokoServerFactory
 
         expected = {"connect4": Connect4ServerFactory, "maitretarot": TarotServerFactory,
                     "carcassonne": CarcassonneServerFactory,
-                    "engine": EngineJsonServerFactory}
+                    "engine": EngineJsonServerFactory, "freedoko": FreeDokoServerFactory}
         for plugin in protocolPlugins():
             server = service.servers[plugin.name]
             factory = plugin.factory(server)
@@ -339,13 +340,15 @@ class ServiceTests(SynchronousTestCase):
     def test_services(self) -> None:
         service = tap.makeService(parse(), Clock())
         names = sorted(child.name for child in service)
-        self.assertEqual(names, ["carcassonne", "connect4", "engine", "maitretarot", "web"])
+        self.assertEqual(names, ["carcassonne", "connect4", "engine", "freedoko", "maitretarot",
+                                 "web"])
         for child in service:
             self.assertIsInstance(child, StreamServerEndpointService)
 
     def test_off(self) -> None:
         service = tap.makeService(
-            parse("--ports", "web=off,maitretarot=off,engine=off,carcassonne=off"), Clock())
+            parse("--ports", "web=off,maitretarot=off,engine=off,carcassonne=off,freedoko=off"),
+            Clock())
         self.assertEqual([child.name for child in service], ["connect4"])
 
     def test_settingsReachTheServer(self) -> None:
@@ -412,7 +415,7 @@ class ThirdPartyTests(TestCase):
 
     def test_found(self) -> None:
         self.assertEqual([p.name for p in protocolPlugins()],
-                         ["connect4", "maitretarot", "carcassonne", "engine", "echo"])
+                         ["connect4", "maitretarot", "carcassonne", "engine", "freedoko", "echo"])
 
     def test_help(self) -> None:
         text = str(tap.Options())

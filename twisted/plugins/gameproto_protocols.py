@@ -8,5 +8,6 @@ from gameproto.connect4.plugin import connect4
 from gameproto.maitretarot.plugin import maitretarot
 from gameproto.carcassonne.plugin import carcassonne
 from gameproto.enginejson.plugin import engine
+from gameproto.freedoko.plugin import freedoko
 
-__all__ = ["connect4", "maitretarot", "carcassonne", "engine"]
+__all__ = ["connect4", "maitretarot", "carcassonne", "engine", "freedoko"]

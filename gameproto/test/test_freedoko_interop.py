@@ -1,0 +1,249 @@
+"""
+Our FreeDoko parent with the real FreeDoko 0.7.13 as its children (see
+L{gameproto.test.freedoko_real}): (a) four real children play one round
+through our server; (b) one real child plays one round with three of our
+bots.  Every child must agree with our engine on every trick (its own
+``trick full`` lines against ours) and on the cards its seat held, nothing
+may be refused, and no traceback may be logged.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, cast
+
+from twisted.internet import defer, reactor, task
+from twisted.logger import ILogObserver, LogEvent, formatEvent, globalLogPublisher
+from twisted.python import log
+from twisted.trial.unittest import TestCase
+
+from gameproto.engine.contract import Instructions
+from gameproto.engine.record import GameRecord
+from gameproto.freedoko import wire
+from gameproto.freedoko.protocol import FreeDokoServerProtocol
+from gameproto.freedoko.server import FreeDokoServer, FreeDokoServerFactory, FreeDokoSettings
+from gameproto.games.doppelkopf import DOPPELKOPF, DoppelkopfParty
+from gameproto.test.freedoko_real import RealFreeDoko, findBinary, spawnFreeDoko
+
+_reactor: Any = reactor
+
+ROUND_RULES = "number of rounds limited = true\nnumber of rounds = 1\n"
+"""FreeDoko's default rules, one round (four games, one more after each solo)."""
+
+
+class RecordingProtocol(FreeDokoServerProtocol):
+    """Our parent's protocol, keeping every line in and out (by connection)."""
+
+    def connectionMade(self) -> None:
+        self.received: list[wire.Received] = []
+        self.sent: list[wire.Message] = []
+        self.factory.connections.append(self)  # type: ignore[attr-defined]
+        super().connectionMade()
+
+    def messageReceived(self, received: wire.Received) -> None:
+        self.received.append(received)
+        self.factory.journal.append((self, "C>", received.message))  # type: ignore[attr-defined]
+        super().messageReceived(received)
+
+    def sendMessage(self, message: Any) -> None:
+        if not self._closing:
+            self.sent.append(message)
+            self.factory.journal.append((self, "P>", message))  # type: ignore[attr-defined]
+        super().sendMessage(message)
+
+    def childSent(self, kind: type) -> list[Any]:
+        return [r.message for r in self.received if isinstance(r.message, kind)]
+
+    def parentSent(self, kind: type) -> list[Any]:
+        return [m for m in self.sent if isinstance(m, kind)]
+
+
+def handsAtPlay(record: GameRecord) -> list[tuple[tuple[str, ...], ...]]:
+    """Replaying ``record``: each game's four hands when its first trick opens, sorted."""
+    party = DOPPELKOPF.start(record.params, record.initvalues)
+    assert isinstance(party, DoppelkopfParty)
+    hands: list[tuple[tuple[str, ...], ...]] = []
+    for action in record.actions:
+        if action.kind != "act":
+            continue
+        outcome = party.act(action.seat, action.action)
+        assert isinstance(outcome, Instructions), outcome
+        if any(event.kind == "game start" for event in outcome.events):
+            hands.append(tuple(tuple(sorted(h)) for h in party.game.hands))
+    return hands
+
+
+class Capture:
+    """Every log event while a test runs."""
+
+    def __init__(self, case: TestCase) -> None:
+        self.events: list[LogEvent] = []
+        observer = cast(ILogObserver, self.events.append)
+        globalLogPublisher.addObserver(observer)
+        case.addCleanup(globalLogPublisher.removeObserver, observer)
+
+    def lines(self, containing: str) -> list[str]:
+        return [formatEvent(e) for e in self.events if containing in (formatEvent(e) or "")]
+
+    @property
+    def tracebacks(self) -> list[str]:
+        return [formatEvent(e) for e in self.events if "log_failure" in e]
+
+
+class InteropTests(TestCase):
+    """Real FreeDoko children at our parent."""
+
+    timeout = 240
+
+    def setUp(self) -> None:
+        findBinary()
+        self.capture = Capture(self)
+
+    def serve(self, botsAfter: float,
+              seed: int) -> tuple[FreeDokoServer, FreeDokoServerFactory, int]:
+        """Our parent on a free port; the hub's rng from ``seed`` draws the party seed."""
+        settings = FreeDokoSettings(timeout=30.0, botsAfter=botsAfter, rules=ROUND_RULES)
+        server = FreeDokoServer(settings, clock=_reactor, rng=random.Random(seed))
+        factory = FreeDokoServerFactory(server, RecordingProtocol)
+        factory.connections = []  # type: ignore[attr-defined]
+        factory.journal = []  # type: ignore[attr-defined]
+        port = _reactor.listenTCP(0, factory, interface="127.0.0.1")
+        self.addCleanup(port.stopListening)
+        return server, factory, port.getHost().port
+
+    def children(self, port: int, names: list[str]) -> list[RealFreeDoko]:
+        reals = []
+        for name in names:
+            real = spawnFreeDoko(_reactor, "child", port, name=name, lifetime=200)
+            self.addCleanup(real.stop)
+            reals.append(real)
+        return reals
+
+    async def party(self, server: FreeDokoServer, reals: list[RealFreeDoko],
+                    seconds: float) -> GameRecord:
+        """Wait for the party's table to start and end; its record."""
+        for _ in range(int(seconds * 10)):
+            if server.playing:
+                break
+            for real in reals:
+                if real.process.ended.called:
+                    self.fail(f"a child ended before the party: {real.process.describe()}")
+            await task.deferLater(_reactor, 0.1, lambda: None)
+        self.assertTrue(server.playing, "the table never started")
+        (room,) = server.playing
+        assert room.table is not None
+        table = room.table
+        done = table.whenFinished()
+        timer = _reactor.callLater(seconds, done.cancel)
+        try:
+            record = await done
+        except defer.CancelledError:
+            self.fail(f"the party did not end in {seconds}s: {len(table.record.actions)} actions; "
+                      + "; ".join(r.process.describe() for r in reals))
+        finally:
+            if timer.active():
+                timer.cancel()
+        await task.deferLater(_reactor, 1.0, lambda: None)
+        return record
+
+    def check(self, record: GameRecord, connections: list[RecordingProtocol],
+              reals: list[RealFreeDoko]) -> None:
+        summary = "; ".join(r.process.describe() for r in reals)
+        self.assertIsNone(record.error, summary)
+        self.assertIsNotNone(record.scores, summary)
+        hands = handsAtPlay(record)
+        games = len(hands)
+        self.assertGreaterEqual(games, 4, summary)
+        for connection in connections:
+            unknown = [r for r in connection.received if isinstance(r.message, wire.Unknown)]
+            self.assertEqual(unknown, [], summary)
+            seat = connection.child.seat
+            ours = connection.parentSent(wire.TrickFull)
+            theirs = connection.childSent(wire.TrickFull)
+            self.assertEqual(len(ours), 12 * games, summary)
+            self.assertEqual(theirs, ours, f"player {seat}: the child's tricks are not ours")
+            self.assertEqual(len(connection.parentSent(wire.PartyFinish)), 1)
+            # the cards the child played, game by game, are those our engine gave its seat
+            played: list[list[str]] = [[]]
+            for received in connection.received:
+                message = received.message
+                if isinstance(message, wire.CardPlayed) and message.player == seat:
+                    if len(played[-1]) == 12:
+                        played.append([])
+                    played[-1].append(str(message.card))
+            self.assertEqual([tuple(sorted(p)) for p in played],
+                             [h[seat] for h in hands], f"player {seat}: other cards")
+        # A child asks for an announcement before it plays its card and applies it
+        # when the echo comes, judging it then: the parent judges it after the card,
+        # and may refuse it (as the child would); nothing else is ever refused.
+        refused = self.capture.lines("refused")
+        log.msg(f"refused: {refused}")
+        self.assertEqual([line for line in refused if "refused announcement" not in line], [])
+        self.assertEqual(self.capture.tracebacks, [])
+
+    async def test_fourChildren(self) -> None:
+        """(a) Four real children, one round through our parent: every trick agreed."""
+        # seed 22: a poverty taken and returned, two marriages, announcements
+        server, factory, port = self.serve(botsAfter=60.0, seed=22)
+        reals = self.children(port, ["Anna", "Bert", "Carl", "Dora"])
+        record = await self.party(server, reals, 150)
+        connections = cast(list[RecordingProtocol], factory.connections)  # type: ignore[attr-defined]
+        self.assertEqual(len(connections), 4)
+        self.assertEqual(sorted(record.seats), ["Anna", "Bert", "Carl", "Dora"])
+        log.msg(f"four real children: record {record.seats}, scores {record.scores}, "
+                f"{len(record.actions)} actions")
+        self.check(record, connections, reals)
+
+    async def test_oneChildThreeBots(self) -> None:
+        """(b) One real child and three of our bots, one round: every trick agreed."""
+        # seed 4: seven games: marriages, soli (one with swines), poverties
+        server, factory, port = self.serve(botsAfter=0.5, seed=4)
+        reals = self.children(port, ["Anna"])
+        record = await self.party(server, reals, 120)
+        connections = cast(list[RecordingProtocol], factory.connections)  # type: ignore[attr-defined]
+        self.assertEqual(len(connections), 1)
+        self.assertEqual(record.seats.count("Anna"), 1)
+        log.msg(f"one real child: record {record.seats}, scores {record.scores}, "
+                f"{len(record.actions)} actions")
+        self.check(record, connections, reals)
+
+    async def test_childComesBack(self) -> None:
+        """
+        A real child killed in the middle of a game: a bot plays its seat at
+        once, the other child plays on; started again under its name, it
+        takes the seat back when the next game opens and agrees on every
+        trick to the end.
+        """
+        server, factory, port = self.serve(botsAfter=0.5, seed=4)
+        first, other = self.children(port, ["Anna", "Bert"])
+        for _ in range(300):
+            if server.playing:
+                break
+            await task.deferLater(_reactor, 0.1, lambda: None)
+        (room,) = server.playing
+        table = room.table
+        assert table is not None
+        for _ in range(600):
+            if len(table.record.actions) >= 80 or table.finished:
+                break
+            await task.deferLater(_reactor, 0.05, lambda: None)
+        self.assertFalse(table.finished)
+        connections = cast(list[RecordingProtocol], factory.connections)  # type: ignore[attr-defined]
+        seat = next(c.child.seat for c in connections if c.child.childName == "Anna")
+        await first.stop()
+        await task.deferLater(_reactor, 0.5, lambda: None)
+        self.assertEqual(table.holders[seat].name, f"bot{seat}")
+        (again,) = self.children(port, ["Anna"])
+        record = await self.party(server, [other, again], 120)
+        self.assertIsNone(record.error)
+        back = connections[-1]
+        self.assertEqual(back.child.childName, "Anna")
+        self.assertEqual(back.child.seat, seat)
+        ours = back.parentSent(wire.TrickFull)
+        self.assertGreaterEqual(len(ours), 12)
+        self.assertEqual(back.childSent(wire.TrickFull), ours)
+        bert = next(c for c in connections if c.child.childName == "Bert")
+        self.assertEqual(bert.childSent(wire.TrickFull), bert.parentSent(wire.TrickFull))
+        refused = self.capture.lines("refused")
+        self.assertEqual([line for line in refused if "refused announcement" not in line], [])
+        self.assertEqual(self.capture.tracebacks, [])

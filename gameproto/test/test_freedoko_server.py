@@ -1,0 +1,767 @@
+"""
+The FreeDoko parent with children on StringTransports and a Clock: the
+handshake, the party's lines, the relay, the ``trick taken`` barrier, the
+refusals, every timeout, a child leaving and coming back, the plugin.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from twisted.internet.address import IPv4Address
+from twisted.internet.error import ConnectionDone
+from twisted.internet.task import Clock
+from twisted.internet.testing import StringTransport
+from twisted.python import usage
+from twisted.python.failure import Failure
+from twisted.trial.unittest import SynchronousTestCase
+
+from gameproto.engine.contract import JSON
+from gameproto.engine.hub import Hub
+from gameproto.engine.record import MemoryRecordStore
+from gameproto.engine.table import Table
+from gameproto.freedoko import wire
+from gameproto.freedoko.machine import stateName
+from gameproto.freedoko.plugin import freedoko
+from gameproto.freedoko.server import (
+    LINGER,
+    FreeDokoBot,
+    FreeDokoServer,
+    FreeDokoServerFactory,
+    FreeDokoSettings,
+    Translator,
+    card,
+    partyOf,
+    reservationAction,
+    rulesBlock,
+)
+from gameproto.games import doppelkopf
+from gameproto.games.doppelkopf import Rules, dealHands, doppelkopfBot
+from gameproto.net import Limits
+
+from .test_connect4_server import LogCapture
+
+RULES = "number of rounds limited = true\nnumber of rounds = 1\n"
+
+
+class Child:
+    """A FreeDoko child on a StringTransport: what it sends, what it was sent."""
+
+    def __init__(self, harness: Harness, host: str) -> None:
+        self.harness = harness
+        address = IPv4Address("TCP", host, 40000 + len(harness.children))
+        self.transport = StringTransport(peerAddress=address)
+        protocol = harness.factory.buildProtocol(address)
+        assert protocol is not None
+        self.protocol = protocol
+        self.reader = wire.Reader()
+        self.log: list[Any] = []
+        protocol.makeConnection(self.transport)
+
+    def read(self) -> list[Any]:
+        """The messages sent since the last read."""
+        data = self.transport.value()
+        self.transport.clear()
+        messages = [r.message for r in self.reader.feed(data)]
+        self.log += messages
+        return messages
+
+    def send(self, *messages: wire.Message) -> None:
+        self.protocol.dataReceived(b"".join(wire.format(m) for m in messages))
+
+    @property
+    def seat(self) -> int:
+        return self.protocol.child.seat
+
+    @property
+    def state(self) -> str:
+        return stateName(self.protocol.child.machine)
+
+    @property
+    def closed(self) -> bool:
+        return bool(self.transport.disconnecting)
+
+    def lose(self) -> None:
+        self.protocol.connectionLost(Failure(ConnectionDone()))
+
+
+def wireAction(seat: int, action: JSON) -> wire.Message:
+    """An engine action as the child's gameplay action."""
+    assert isinstance(action, dict)
+    ((kind, value),) = action.items()
+    if kind == "reservation":
+        return reservationAction(seat, str(value))
+    if kind == "card":
+        return wire.CardPlayed(seat, card(str(value)), "choose")
+    if kind == "poverty shift":
+        return wire.PovertyShift(seat, tuple(card(c) for c in value))  # type: ignore[union-attr]
+    if kind == "poverty returned":
+        return wire.PovertyReturned(seat, tuple(card(c) for c in value))  # type: ignore[union-attr]
+    if kind == "poverty accepted":
+        return wire.PovertyAccepted(seat) if value else wire.PovertyDenied(seat)
+    raise AssertionError(action)
+
+
+class Harness:
+    """Our parent on a Clock, children connected by hand."""
+
+    def __init__(self, seed: int = 5, **knobs: Any) -> None:
+        self.clock = Clock()
+        self.store = MemoryRecordStore()
+        hub = Hub(self.clock, self.store, random.Random(seed), limits=Limits(messageRate=0))
+        self.server = FreeDokoServer(FreeDokoSettings(**{"rules": RULES, **knobs}), hub=hub)
+        self.factory = FreeDokoServerFactory(self.server)
+        self.children: list[Child] = []
+
+    def child(self, name: str | None = None, host: str = "10.0.0.1") -> Child:
+        child = Child(self, host)
+        self.children.append(child)
+        if name is not None:
+            child.send(wire.Name(name))
+        return child
+
+    def table(self) -> Table:
+        rooms = [room for room in self.server.playing if room.table is not None]
+        assert rooms, "no party plays"
+        table = rooms[-1].table
+        assert table is not None
+        return table
+
+    def answer(self, child: Child) -> list[Any]:
+        """The child reads, and answers each ``trick taken`` with its own."""
+        messages = child.read()
+        taken = sum(isinstance(m, wire.TrickTaken) for m in messages)
+        for _ in range(taken):
+            child.send(wire.TrickTaken())
+        return messages
+
+    def move(self, child: Child) -> wire.Message | None:
+        """The move the engine's bot would make for the child's seat, if it is asked."""
+        table = self.table()
+        seat = child.seat
+        if table.finished or seat not in table.waiting or table.holders[seat] is not \
+                child.protocol.child:
+            return None
+        view = partyOf(table).view(seat)
+        if view.phase == doppelkopf.PLAYING:
+            return wire.CardPlayed(seat, card(doppelkopf.botCard(view)), "choose")
+        return wireAction(seat, doppelkopfBot(view, seat))
+
+    def play(self, children: list[Child], steps: int = 20000) -> None:
+        """The children play along (as real children do) until the party is over."""
+        table = self.table()
+        for _ in range(steps):
+            for child in children:
+                if not child.closed:
+                    self.answer(child)
+            if table.finished and all(c.closed or c.state != "playing" for c in children):
+                for child in children:
+                    if not child.closed:
+                        self.answer(child)
+                return
+            for child in children:
+                if not child.closed:
+                    move = self.move(child)
+                    if move is not None:
+                        child.send(move)
+            self.clock.advance(0.01)
+        raise AssertionError("the party did not end")
+
+
+def handshake(seat: int, names: list[str]) -> list[Any]:
+    """The lines after ``FreeDoko server`` for a child managing ``seat``."""
+    lines: list[Any] = [wire.Name("gameproto"), rulesBlock(Rules.parse(RULES))]
+    for player in range(4):
+        lines.append(wire.PlayerType(player, player == seat))
+        if player != seat:
+            lines.append(wire.PlayerName(player, names[player]))
+    return lines
+
+
+class HandshakeTests(SynchronousTestCase):
+    """Greeting, naming, the rules block, the seat."""
+
+    def test_greeting(self) -> None:
+        """The parent's first line is ``FreeDoko server``; then it waits for the name."""
+        harness = Harness()
+        child = harness.child()
+        self.assertEqual(child.read(), [wire.ServerHello()])
+        self.assertEqual(child.state, "awaitingName")
+
+    def test_handshake(self) -> None:
+        """After its name: ``name:``, the rules block, its seat local, the others' names."""
+        harness = Harness()
+        child = harness.child("Anna")
+        self.assertEqual(child.read(), [wire.ServerHello()] + handshake(
+            0, ["Anna", "bot1", "bot2", "bot3"]))
+        self.assertEqual(child.state, "waiting")
+        second = harness.child("Bert")
+        self.assertEqual(second.read()[1:], handshake(1, ["Anna", "Bert", "bot2", "bot3"]))
+
+    def test_rulesBlock(self) -> None:
+        """The block keeps the real parent's lines, indentation and comments, with our values."""
+        block = rulesBlock(Rules.parse(RULES + "my own rule = 3\n"))
+        self.assertIn(wire.RuleSetting("number of rounds", "1", 2), block.entries)
+        self.assertIn(wire.RuleSetting("with nines", "true"), block.entries)
+        self.assertIn(wire.RuleComment(" Extrapoints:"), block.entries)
+        self.assertEqual(block.entries[-1], wire.RuleSetting("my own rule", "3"))
+        again = wire.Reader().feed(wire.format(block))
+        self.assertEqual([r.message for r in again], [block])
+
+    def test_secondName(self) -> None:
+        """The child says its name again in answer to ``FreeDoko server``: nothing happens."""
+        harness = Harness()
+        child = harness.child("Anna")
+        child.read()
+        child.send(wire.Name("Anna"), wire.PlayerType(2, False), wire.PlayerName(2, "Erika"))
+        self.assertEqual(child.read(), [])
+        self.assertEqual(child.state, "waiting")
+
+    def test_nameTimeout(self) -> None:
+        """A child that never says its name is closed after the timeout."""
+        harness = Harness(timeout=10.0)
+        child = harness.child()
+        harness.clock.advance(9.9)
+        self.assertFalse(child.closed)
+        harness.clock.advance(0.2)
+        self.assertTrue(child.closed)
+        self.assertEqual(child.state, "closed")
+
+    def test_pingAndAsk(self) -> None:
+        """``ping`` gets ``pong`` (with its number); ``ask: rules`` and ``ask: name`` answers."""
+        harness = Harness()
+        child = harness.child()
+        child.read()
+        child.send(wire.Ping(4), wire.Ping(), wire.Ask("rules"), wire.Ask("name"))
+        self.assertEqual(child.read(), [wire.Pong(4), wire.Pong(), rulesBlock(Rules.parse(RULES)),
+                                        wire.Name("gameproto")])
+        capture = LogCapture(self)
+        child.send(wire.Ask("weather"))
+        self.assertEqual(child.read(), [])
+        self.assertEqual(len(capture.lines("line ignored")), 1)
+
+    def test_malformed(self) -> None:
+        """A line that is no message: one log line, and the connection goes on."""
+        harness = Harness()
+        child = harness.child("Anna")
+        child.read()
+        capture = LogCapture(self)
+        child.protocol.dataReceived(b"garbage: here\n")
+        self.assertEqual(len(capture.lines("line ignored")), 1)
+        self.assertEqual(child.state, "waiting")
+
+    def test_connectionRejected(self) -> None:
+        """With ``maxTables`` parties playing, a newcomer is sent ``connection rejected``."""
+        harness = Harness(maxTables=1)
+        for name in ("A", "B", "C", "D"):
+            harness.child(name)
+        harness.table()
+        late = harness.child("E")
+        self.assertEqual(late.read(), [wire.ServerHello(), wire.ConnectionRejected()])
+        self.assertTrue(late.closed)
+        self.assertEqual(late.state, "closed")
+
+    def test_leaveBeforeStart(self) -> None:
+        """A child leaving a waiting table frees its place for the next one."""
+        harness = Harness()
+        first = harness.child("Anna")
+        first.lose()
+        second = harness.child("Bert")
+        self.assertEqual(second.seat, 0)
+
+
+class PartyTests(SynchronousTestCase):
+    """The party's lines, the relay and the barrier."""
+
+    def start(self, *names: str, **knobs: Any) -> tuple[Harness, list[Child]]:
+        harness = Harness(botDelay=0.0, **knobs)
+        children = [harness.child(name) for name in names]
+        harness.clock.advance(30.0)  # bots fill the table
+        return harness, children
+
+    def test_partyLines(self) -> None:
+        """The party starts as the real parent's: names, seed, startplayer, game, own hand."""
+        harness, (child,) = self.start("Anna")
+        lines = child.read()
+        party = partyOf(harness.table())
+        start = lines.index(wire.PartySeed(party.seed))
+        self.assertEqual(lines[start - 3:start + 7], [
+            wire.PlayerName(1, "bot1"), wire.PlayerName(2, "bot2"), wire.PlayerName(3, "bot3"),
+            wire.PartySeed(party.seed), wire.PartyStartplayer(0), wire.PartyStart(),
+            wire.PartyStartRound(0), wire.GameOpen(), wire.GameStartplayer(0),
+            wire.GameSeed(party.seed)])
+        hands = [m for m in lines if isinstance(m, wire.GameHand)]
+        dealt = dealHands(party.seed, 0)
+        self.assertEqual(hands, [wire.GameHand(0, tuple(card(c) for c in dealt[0]))],
+                         "only the child's own hand, dealt by FreeDoko's generator")
+
+    def test_wholeParty(self) -> None:
+        """One child and three bots play the party to ``party: finish``; then it closes."""
+        harness, (child,) = self.start("Anna")
+        table = harness.table()
+        harness.play([child])
+        self.assertTrue(table.finished)
+        self.assertIsNotNone(table.record.scores)
+        self.assertEqual(child.log.count(wire.PartyFinish()), 1)
+        games = child.log.count(wire.GameFinish())
+        self.assertGreaterEqual(games, 4)
+        self.assertEqual(sum(isinstance(m, wire.TrickFull) for m in child.log), 12 * games)
+        self.assertEqual(child.state, "finished")
+        harness.clock.advance(LINGER)
+        self.assertTrue(child.closed)
+        record = harness.store.get(table.id)
+        assert record is not None
+        self.assertEqual((record.engine, record.seats[0]), ("doppelkopf", "Anna"))
+
+    def test_echo(self) -> None:
+        """A child's card is echoed to every child, the sender included, with ``(network)``."""
+        harness, children = self.start("Anna", "Bert")
+        table = harness.table()
+        for _ in range(200):
+            for child in children:
+                harness.answer(child)
+            mover = next((c for c in children if harness.move(c) is not None
+                          and isinstance(harness.move(c), wire.CardPlayed)), None)
+            if mover is not None:
+                break
+            for child in children:
+                move = harness.move(child)
+                if move is not None:
+                    child.send(move)
+            harness.clock.advance(0.01)
+        assert mover is not None
+        for child in children:
+            child.read()
+        move = harness.move(mover)
+        assert isinstance(move, wire.CardPlayed)
+        mover.send(move)
+        echo = wire.CardPlayed(move.player, move.card, "network")
+        for child in children:
+            self.assertIn(echo, child.read())
+        self.assertFalse(table.finished)
+
+    def playUntilAsked(self, harness: Harness, child: Child, phase: str,
+                       others: tuple[Child, ...] = ()) -> None:
+        """Play along until the table waits for ``child`` in ``phase``."""
+        table = harness.table()
+        for _ in range(5000):
+            for one in (child,) + others:
+                harness.answer(one)
+            if child.seat in table.waiting and partyOf(table).phase == phase:
+                return
+            for one in (child,) + others:
+                move = harness.move(one)
+                if move is not None:
+                    one.send(move)
+            harness.clock.advance(0.01)
+        raise AssertionError(f"never asked in {phase}")
+
+    def test_refusedCard(self) -> None:
+        """A card the rules refuse: one log line, a chat line to the child, nothing relayed."""
+        harness, (child, other) = self.start("Anna", "Bert")
+        table = harness.table()
+        self.playUntilAsked(harness, child, doppelkopf.PLAYING, (other,))
+        harness.answer(other)
+        party = partyOf(table)
+        hand = party.game.hands[child.seat]
+        illegal = next((c for c in doppelkopf.DECK_ORDER if c not in hand), None)
+        assert illegal is not None
+        turn = table.turn
+        capture = LogCapture(self)
+        child.send(wire.CardPlayed(child.seat, card(illegal)))
+        self.assertEqual(table.turn, turn)
+        lines = child.read()
+        self.assertEqual(len(lines), 1)
+        self.assertIsInstance(lines[0], wire.Chat)
+        self.assertIn("refused card played", lines[0].text)
+        self.assertEqual(other.read(), [])
+        self.assertEqual(len(capture.lines("refused card played")), 1)
+        self.assertEqual(child.state, "playing")
+
+    def test_notManaged(self) -> None:
+        """An action for a player the connection does not manage is refused."""
+        harness, (child,) = self.start("Anna")
+        table = harness.table()
+        capture = LogCapture(self)
+        child.read()
+        child.send(wire.Reservation(2, "normal"))
+        self.assertEqual(table.turn, 0)
+        self.assertIn("is not the one this connection manages", child.read()[0].text)
+        self.assertEqual(len(capture.lines("refused reservation = 2")), 1)
+
+    def test_outOfTurn(self) -> None:
+        """A reservation out of turn is refused."""
+        harness, (first, second) = self.start("Anna", "Bert")
+        second.read()
+        second.send(wire.Reservation(second.seat, "normal"))
+        self.assertIn("refused reservation", second.read()[0].text)
+        self.assertEqual(harness.table().turn, 0)
+
+    def test_chat(self) -> None:
+        """A child's chat goes to the other children with its name; not back to it."""
+        harness, (anna, bert) = self.start("Anna", "Bert")
+        anna.read()
+        bert.read()
+        anna.send(wire.Chat("hello"))
+        self.assertEqual(anna.read(), [])
+        self.assertEqual(bert.read(), [wire.Chat("Anna: hello")])
+
+    def test_barrier(self) -> None:
+        """After a trick nothing moves until every child said ``trick taken``."""
+        harness, (anna, bert) = self.start("Anna", "Bert")
+        table = harness.table()
+        for _ in range(5000):
+            lines = anna.read() + bert.read()
+            if wire.TrickTaken() in lines:
+                break
+            for child in (anna, bert):
+                move = harness.move(child)
+                if move is not None:
+                    child.send(move)
+            harness.clock.advance(0.01)
+        else:
+            self.fail("no trick")
+        turn = table.turn
+        harness.clock.advance(5.0)
+        self.assertEqual(table.turn, turn, "bots wait for the barrier")
+        self.assertEqual(anna.read() + bert.read(), [])
+        anna.send(wire.TrickTaken())
+        harness.clock.advance(5.0)
+        self.assertEqual(table.turn, turn)
+        bert.send(wire.TrickTaken())
+        harness.clock.advance(1.0)
+        lines = anna.read()
+        self.assertEqual(lines[0], wire.TrickOpen())
+
+    def test_barrierTimeout(self) -> None:
+        """A child that never says ``trick taken`` loses its seat to a bot; the others go on."""
+        harness, (anna, bert) = self.start("Anna", "Bert", timeout=20.0)
+        table = harness.table()
+        for _ in range(5000):
+            lines = anna.read() + bert.read()
+            if wire.TrickTaken() in lines:
+                break
+            for child in (anna, bert):
+                move = harness.move(child)
+                if move is not None:
+                    child.send(move)
+            harness.clock.advance(0.01)
+        anna.send(wire.TrickTaken())
+        bert.read()
+        harness.clock.advance(20.0)
+        self.assertEqual(bert.read(), [wire.Chat(
+            "gameproto: no answer in time: a bot plays the seat; the party goes on without you")])
+        self.assertEqual(bert.state, "finished")
+        self.assertIsInstance(table.holders[bert.seat], FreeDokoBot)
+        harness.play([anna])
+        self.assertTrue(table.finished)
+        self.assertIsNone(table.record.error)
+
+    def test_decisionTimeout(self) -> None:
+        """A child that lets its decision's time pass: a bot plays its seat, it is closed."""
+        harness, (anna, bert) = self.start("Anna", "Bert", timeout=20.0)
+        table = harness.table()
+        self.playUntilAsked(harness, bert, doppelkopf.RESERVING, (anna,))
+        turn = table.turn
+        harness.clock.advance(20.0)
+        self.assertFalse(bert.closed, "closing makes a real child crash: it lingers")
+        self.assertEqual(bert.state, "finished")
+        harness.clock.advance(0.01)
+        self.assertGreater(table.turn, turn, "the bot made the reservation")
+        bert.read()
+        harness.play([anna])
+        self.assertTrue(table.finished)
+        self.assertEqual(bert.read(), [], "nothing more for it")
+        harness.clock.advance(LINGER)
+        self.assertTrue(bert.closed)
+
+    def test_disconnectMidParty(self) -> None:
+        """A child leaving mid-party: a bot takes its seat at once, the other plays on."""
+        harness, (anna, bert) = self.start("Anna", "Bert")
+        table = harness.table()
+        self.playUntilAsked(harness, anna, doppelkopf.PLAYING, (bert,))
+        bert.lose()
+        self.assertIsInstance(table.holders[bert.seat], FreeDokoBot)
+        harness.play([anna])
+        self.assertTrue(table.finished)
+        self.assertIsNone(table.record.error)
+
+    def test_lastLeaves(self) -> None:
+        """The last child leaving ends the table."""
+        harness, (anna,) = self.start("Anna")
+        table = harness.table()
+        anna.lose()
+        self.assertTrue(table.finished)
+        self.assertEqual(harness.server.playing, set())
+
+    def test_aborted(self) -> None:
+        """A party aborted (its engine failed): each child is told in a chat line, and closed."""
+        harness, (anna,) = self.start("Anna")
+        anna.read()
+        harness.table().abort("the engine failed")
+        self.assertEqual(anna.read(), [wire.Chat("gameproto: the party is aborted: "
+                                                 "the engine failed")])
+        self.assertTrue(anna.closed)
+
+    def test_reclaim(self) -> None:
+        """
+        A child back under its name takes its seat back when the next game
+        opens (a real child cannot join a game under way): the party's lines
+        from that game's seed and startplayer, its hand; then it plays on.
+        """
+        harness, (anna, bert) = self.start("Anna", "Bert")
+        table = harness.table()
+        party = partyOf(table)
+        self.playUntilAsked(harness, anna, doppelkopf.PLAYING, (bert,))
+        seat = bert.seat
+        bert.lose()
+        back = harness.child("Bert")
+        self.assertEqual(back.read(), [wire.ServerHello()] + handshake(
+            seat, ["Anna", "bot1", "bot2", "bot3"]))
+        self.assertEqual(back.state, "rejoining")
+        self.assertIsInstance(table.holders[seat], FreeDokoBot)
+        games = len(party.summaries)
+        for _ in range(20000):
+            harness.answer(anna)
+            if len(party.summaries) > games and table.holders[seat] is back.protocol.child:
+                break
+            move = harness.move(anna)
+            if move is not None:
+                anna.send(move)
+            harness.clock.advance(0.01)
+        self.assertIs(table.holders[seat], back.protocol.child)
+        self.assertEqual(back.state, "playing")
+        game = party.game
+        lines = back.read()
+        self.assertEqual(lines[:9], [
+            wire.PlayerName(0, "Anna"), wire.PlayerName(2, "bot2"), wire.PlayerName(3, "bot3"),
+            wire.PartySeed(game.seed), wire.PartyStartplayer(game.startplayer),
+            wire.PartyStart(), wire.PartyStartRound(party.round), wire.GameOpen(),
+            wire.GameStartplayer(game.startplayer)])
+        self.assertIn(wire.GameHand(seat, tuple(card(c) for c in game.dealt[seat])), lines)
+        harness.play([anna, back])
+        self.assertTrue(table.finished)
+        self.assertIsNone(table.record.error)
+
+    def test_reclaimTooLate(self) -> None:
+        """A child back for a party that ends before the next game opens is closed."""
+        harness, (anna, bert) = self.start("Anna", "Bert")
+        table = harness.table()
+        self.playUntilAsked(harness, anna, doppelkopf.PLAYING, (bert,))
+        bert.lose()
+        back = harness.child("Bert")
+        anna.lose()
+        self.assertTrue(table.finished)
+        self.assertTrue(back.closed)
+
+    def test_povertyAnswers(self) -> None:
+        """
+        A poverty's shift reaches each child with the answers before its own
+        (the real child takes a player's old answer for a new one otherwise).
+        """
+        harness = Harness(seed=10)  # player 3 (a bot) has a poverty in the first game
+        children = [harness.child(name) for name in ("Anna", "Bert", "Carl")]
+        harness.clock.advance(30.0)
+        table = harness.table()
+        party = partyOf(table)
+        for _ in range(2000):
+            for child in children:
+                harness.answer(child)
+            if party.game.phase == doppelkopf.POVERTY_ANSWER:
+                break
+            for child in children:
+                move = harness.move(child)
+                if move is not None:
+                    child.send(move)
+            harness.clock.advance(0.01)
+        self.assertEqual((party.game.soloplayer, party.game.turn), (3, 0))
+        anna, bert, carl = children
+        shift = [m for m in anna.log if isinstance(m, wire.PovertyShift)]
+        self.assertEqual(len(shift), 1)
+        self.assertEqual(bert.read() + carl.read(), [], "not yet their turn")
+        anna.read()
+        anna.send(wire.PovertyDenied(0))
+        self.assertEqual(anna.read(), [wire.PovertyDenied(0)])
+        self.assertEqual(bert.read(), shift + [wire.PovertyDenied(0)])
+        self.assertEqual(carl.read(), [])
+        bert.send(wire.PovertyDenied(1))
+        self.assertEqual(carl.read(), shift + [wire.PovertyDenied(0), wire.PovertyDenied(1)])
+
+    def announceable(self, harness: Harness, anna: Child, onTurn: bool,
+                     others: tuple[Child, ...] = ()) -> str:
+        """Play along until ``anna`` may announce (on its turn, or just after its card)."""
+        table = harness.table()
+        party = partyOf(table)
+        while not table.finished:
+            self.playUntilAsked(harness, anna, doppelkopf.PLAYING, others)
+            if onTurn and party.game.validAnnouncements(anna.seat):
+                break
+            move = harness.move(anna)
+            assert move is not None
+            anna.send(move)
+            if not onTurn and party.game.validAnnouncements(anna.seat) and \
+                    anna.seat not in table.waiting:
+                break
+        valid = party.game.validAnnouncements(anna.seat)
+        self.assertTrue(valid, "never an announcement to make")
+        return doppelkopf.ANNOUNCEMENTS[valid[0]]
+
+    def test_announcement(self) -> None:
+        """An announcement the rules allow is echoed to every child; a repeat is dropped."""
+        harness, (anna, bert) = self.start("Anna", "Bert")
+        name = self.announceable(harness, anna, onTurn=False, others=(bert,))
+        anna.read()
+        bert.read()
+        anna.send(wire.Announcement(anna.seat, name))
+        self.assertEqual(anna.read(), [wire.Announcement(anna.seat, name)])
+        self.assertEqual(bert.read(), [wire.Announcement(anna.seat, name)])
+        capture = LogCapture(self)
+        anna.send(wire.Announcement(anna.seat, name))  # the real child's echo of the echo
+        self.assertEqual(anna.read() + bert.read(), [])
+        self.assertEqual(capture.lines("refused"), [])
+
+    def test_announcementOnTurn(self) -> None:
+        """
+        An announcement sent on the child's turn is judged after its card, as
+        the real child judges our echo once it played that card.
+        """
+        harness, (anna,) = self.start("Anna")
+        party = partyOf(harness.table())
+        name = self.announceable(harness, anna, onTurn=True)
+        anna.read()
+        anna.send(wire.Announcement(anna.seat, name))
+        self.assertEqual(anna.read(), [], "not judged before the card")
+        move = harness.move(anna)
+        assert isinstance(move, wire.CardPlayed)
+        number = doppelkopf.announcementNumber(name)
+        assert number is not None
+        hand = list(party.game.hands[anna.seat])
+        anna.send(move)
+        lines = anna.read()
+        self.assertEqual(lines[0], wire.CardPlayed(anna.seat, move.card, "network"))
+        judged = [m for m in lines if isinstance(m, (wire.Announcement, wire.Chat))]
+        self.assertEqual(len(judged), 1, lines)
+        if party.game.seatAnnouncement(anna.seat):
+            self.assertIsInstance(judged[0], wire.Announcement)
+        else:
+            self.assertIn("refused announcement", judged[0].text)  # type: ignore[union-attr]
+        self.assertEqual(len(hand) - 1, len(party.game.hands[anna.seat]))
+
+
+class FakeGuest:
+    """A guest of another protocol (a browser, a JSON player)."""
+
+    name = "Web"
+
+    def __init__(self) -> None:
+        self.updates = 0
+        self.seat = -1
+
+    def update(self, table: Table, seat: int, instructions: Any) -> None:
+        self.updates += 1
+        self.seat = seat
+
+    def aborted(self, table: Table, seat: int, reason: str) -> None:
+        pass
+
+
+class GuestTests(SynchronousTestCase):
+    """A guest of another protocol at a FreeDoko table, through the hub's matchmaker."""
+
+    def test_guestBesideChild(self) -> None:
+        harness = Harness()
+        guest = FakeGuest()
+        matchmaker = harness.server.hub.matchmakers["doppelkopf"]
+        self.assertEqual(matchmaker.title, "FreeDoko")
+        self.assertIsNone(matchmaker.enqueue(guest))
+        anna = harness.child("Anna")
+        self.assertIn(wire.PlayerName(0, "Web"), anna.read())
+        harness.clock.advance(30.0)
+        table = harness.table()
+        self.assertEqual(table.record.seats[:2], ["Web", "Anna"])
+        self.assertGreater(guest.updates, 0)
+        for _ in range(20000):
+            harness.answer(anna)
+            if table.finished and anna.state != "playing":
+                break
+            move = harness.move(anna)
+            if move is not None:
+                anna.send(move)
+            if guest.seat in table.waiting:
+                view = partyOf(table).view(guest.seat)
+                table.act(guest.seat, doppelkopfBot(view, guest.seat))
+            harness.clock.advance(0.01)
+        harness.answer(anna)
+        self.assertTrue(table.finished)
+        self.assertIsNone(table.record.error)
+        self.assertEqual(anna.log.count(wire.PartyFinish()), 1)
+
+    def test_guestRefusedWhenFull(self) -> None:
+        harness = Harness(maxTables=1)
+        for name in ("A", "B", "C", "D"):
+            harness.child(name)
+        matchmaker = harness.server.hub.matchmakers["doppelkopf"]
+        self.assertEqual(matchmaker.enqueue(FakeGuest()), "1 FreeDoko parties play already")
+
+
+class TranslatorTests(SynchronousTestCase):
+    """The pure translation of events into the real parent's lines."""
+
+    def test_trick(self) -> None:
+        """A full trick: ``trick full``, ``trick taken``, the barrier, ``trick open``."""
+        from gameproto.engine.contract import Event
+        from gameproto.freedoko.server import Barrier, GameFacts
+
+        translator = Translator()
+        out = translator.translate([Event("trick", {
+            "leader": 1, "cards": ["club ace", "club ten", "club nine", "club king"],
+            "winner": 1})], 0, GameFacts(3))
+        self.assertEqual(out, [
+            wire.TrickFull(1, (card("club ace"), card("club ten"), card("club nine"),
+                               card("club king")), 1),
+            wire.TrickTaken(), Barrier(1), wire.TrickOpen()])
+
+    def test_povertyShift(self) -> None:
+        """A poverty's shift is held (L{PovertyHold}) until the child's turn to answer."""
+        from gameproto.engine.contract import Event
+        from gameproto.freedoko.server import GameFacts, PovertyHold
+
+        out = Translator().translate([Event("poverty shift", {"seat": 2, "cards": 3}, 2)], 0,
+                                     GameFacts(3, ("heart ten", "club ace", "spade nine")))
+        self.assertEqual(out, [PovertyHold(), wire.PovertyShift(2, (
+            card("heart ten"), card("club ace"), card("spade nine")))])
+
+    def test_reservation(self) -> None:
+        self.assertEqual(reservationAction(2, "marriage, first foreign, swines"),
+                         wire.Reservation(2, "marriage", "first foreign", True))
+        self.assertEqual(reservationAction(1, "solo club"), wire.Reservation(1, "solo club"))
+
+
+class PluginTests(SynchronousTestCase):
+    """The ``freedoko`` plugin's options."""
+
+    def options(self, *args: str) -> Any:
+        class Options(usage.Options):
+            optParameters = freedoko.optParameters
+
+        parsed = Options()
+        parsed.parseOptions(list(args))
+        return freedoko.settings(parsed)
+
+    def test_defaults(self) -> None:
+        settings = self.options()
+        self.assertEqual((settings.timeout, settings.botsAfter, settings.botDelay,
+                          settings.rules, settings.maxTables), (60.0, 30.0, 0.0, "", 0))
+        self.assertEqual(freedoko.defaultEndpoint, "tcp:2442")
+
+    def test_rulesFile(self) -> None:
+        path = self.mktemp()
+        with open(path, "w") as f:
+            f.write(RULES)
+        self.assertEqual(self.options("--freedoko-rules", path).rules, RULES)
+        self.assertRaises(usage.UsageError, self.options, "--freedoko-rules", path + ".none")
+
+    def test_bad(self) -> None:
+        self.assertRaises(usage.UsageError, self.options, "--freedoko-timeout", "0")
+        self.assertRaises(usage.UsageError, self.options, "--freedoko-max-tables", "-1")
