@@ -103,6 +103,7 @@ class APITests(TestCase):
         self.assertEqual(await self.get("/api/matchmaking"), {"matchmaking": [
             {"engine": "carcassonne", "title": "Carcassonne"},
             {"engine": "connect4", "title": "Protuissance 4"},
+            {"engine": "doppelkopf", "title": "FreeDoko"},
             {"engine": "tarot", "title": "MaîtreTarot"},
         ]})
 

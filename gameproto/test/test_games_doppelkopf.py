@@ -19,6 +19,7 @@ from twisted.trial import unittest
 from gameproto.engine.contract import Errors, Instructions
 from gameproto.engine.record import GameRecord, RecordedAction, replay
 from gameproto.games import doppelkopf as dk
+from gameproto.test import freedoko_real
 from gameproto.games.doppelkopf import (
     CONTRA,
     NO90,
@@ -32,8 +33,7 @@ from gameproto.games.doppelkopf import (
     Rules,
 )
 
-TRANSCRIPTS = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "tools",
-                           "freedoko", "transcripts")
+TRANSCRIPTS = str(freedoko_real.TRANSCRIPTS)
 THIRTEEN = os.path.join(TRANSCRIPTS, "transcript_realParent_realChild_13games.log")
 
 

@@ -460,7 +460,7 @@ class Connect4AgainstTCPTests(BrowserTestCase):
             queues = {form.get_attribute("data-engine"): form.locator("button.queue").count()
                       for form in page.locator("form.engine").all()}
             self.assertEqual({engine for engine, n in queues.items() if n},
-                             {"connect4", "tarot", "carcassonne"})
+                             {"connect4", "tarot", "carcassonne", "doppelkopf"})
             self.assertIn("Protuissance 4", page.get_attribute(
                 "form.engine[data-engine=connect4] button.queue", "title") or "")
             page.click("form.engine[data-engine=connect4] button.queue")
@@ -605,9 +605,10 @@ class SpectatorTests(BrowserTestCase):
             clickDisplay(player, *zoneCenters(player)[3])
             watcher.wait_for_function("""() => [...document.querySelectorAll('#board svg circle')]
                 .filter(c => !['#ffffff', 'none'].includes(c.getAttribute('fill'))).length === 2""")
-            # The accepted move cleared the refusal.
-            self.assertEqual(player.locator("#errors li.error").count(), 0)
+            # The accepted move clears the refusal (once the player's page has its instructions).
             waitState(player, "your-turn")
+            player.wait_for_function("() => !document.querySelector('#errors li.error')")
+            self.assertEqual(player.locator("#errors li.error").count(), 0)
             self.assertEqual(colouredCircles(player), 2)
 
             # A spectator's click plays nothing.
