@@ -33,6 +33,7 @@ RULE: where the engine had to choose:
 from __future__ import annotations
 
 import functools
+import json
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -55,6 +56,7 @@ from gameproto.engine.contract import (
     UnexpectedAction,
     WrongAction,
     WrongActionSubtype,
+    Pick,
     Zone,
     checkAction,
     checkSeeded,
@@ -1752,6 +1754,7 @@ class IllegalMove(ValueError):
 # -- the party: one engine game -------------------------------------------------
 
 PARAMETERS: tuple[Parameter, ...] = (
+    Parameter("players", "int", "number of players (always 4)", 4, 4, 4),
     Parameter("startplayer", "int", "the party's first startplayer, FreeDoko player 0..3",
               0, 0, 3),
     Parameter("rounds", "int",
@@ -1826,17 +1829,49 @@ class DoppelkopfView:
                             self.hyperswinesOwner is not None)
 
 
-WIDTH, HEIGHT = 860, 600
-CARD_W, CARD_H = 64, 40
-HAND_X, HAND_Y = 16, 540
-BUTTON_Y, BUTTON_W, BUTTON_H = 480, 150, 32
+WIDTH, HEIGHT = 600, 720
+"""Upright, so that a phone held upright shows cards large enough to read and tap."""
+CARD_W, CARD_H = 80, 92
+"""A card of the hand (rows of at most 7; narrower when a poverty gives more)."""
+HAND_Y, HAND_ROW, HAND_MARGIN = 528, 96, 6
+TRICK_W, TRICK_H = 64, 84
+"""A card on the table."""
+BUTTON_Y, BUTTON_W, BUTTON_H, BUTTON_GAP, BUTTONS_PER_ROW = 476, 88, 44, 8, 6
+"""The first row of buttons; further rows go up, over the table."""
 CARDS_REGEX = r"^\s*[a-z]+ [a-z]+(\s*,\s*[a-z]+ [a-z]+)*\s*$"
 RESERVATION_REGEX = r"^\s*[a-z -]+(,\s*[a-z ]+)*\s*$"
+_INK, _DIM, _GOLD, _FELT = "#ffffff", "#bbf7d0", "#facc15", "#1f5f3f"
 
 
+@functools.lru_cache(maxsize=64)
 def _buttonZones(count: int) -> tuple[Zone, ...]:
-    return tuple(Zone(16 + i * (BUTTON_W + 12), BUTTON_Y, BUTTON_W, BUTTON_H)
+    """``count`` buttons, six a row from the bottom row up (made once: zones are frozen)."""
+    return tuple(Zone(16 + (i % BUTTONS_PER_ROW) * (BUTTON_W + BUTTON_GAP),
+                      BUTTON_Y - (i // BUTTONS_PER_ROW) * (BUTTON_H + 4), BUTTON_W, BUTTON_H)
                  for i in range(count))
+
+
+def handPlaces(count: int) -> tuple[Zone, ...]:
+    """Where each of ``count`` cards of a hand is drawn, in order: centred rows."""
+    if count < len(_HAND_PLACES):
+        return _HAND_PLACES[count]
+    return _handPlaces(count)
+
+
+def _handPlaces(count: int) -> tuple[Zone, ...]:
+    if count == 0:
+        return ()
+    rows = 1 if count <= 7 else 2 if count <= 16 else 3
+    per = -(-count // rows)
+    step = min(CARD_W + 4, (WIDTH - 2 * HAND_MARGIN) // per)
+    rowStep = min(HAND_ROW, (HEIGHT - HAND_Y - 4) // rows)
+    left = (WIDTH - per * step + 4) / 2
+    return tuple(Zone(left + (i % per) * step, HAND_Y + (i // per) * rowStep, step - 4,
+                      rowStep - 4) for i in range(count))
+
+
+_HAND_PLACES = tuple(_handPlaces(count) for count in range(25))
+"""The places of hands of 0..24 cards, made once (zones are frozen)."""
 
 
 class DoppelkopfParty:
@@ -1881,9 +1916,13 @@ class DoppelkopfParty:
         self.over = False
         self._events: list[Event] = [Event("party start", {
             "startplayer": self.firstStartplayer, "rounds": self.rounds})]
+        self._announcementCache: tuple[tuple[Any, ...], tuple[int, ...]] | None = None
+        self._stamp = 0
+        self._hands: dict[Seat, tuple[tuple[int, ...], list[str]]] = {}
         self._newGame()
         self._lastEvents = tuple(self._events)
         self._events = []
+        self._words = ""
 
     # -- the party ---------------------------------------------------------------
 
@@ -1954,27 +1993,141 @@ class DoppelkopfParty:
         return self.game.legalCardsFor(seat)
 
     def _sortedHand(self, seat: Seat) -> list[str]:
-        return sortHand(self.game.order, self.game.hands[seat])
+        """``seat``'s hand in the game's card order, sorted once a step."""
+        hand = self.game.hands[seat]
+        key = (self._stamp, seat, id(hand), len(hand))
+        cached = self._hands.get(seat)
+        if cached is None or cached[0] != key:
+            cached = self._hands[seat] = (key, sortHand(self.game.order, hand))
+        return list(cached[1])
+
+    def _handZones(self, seat: Seat) -> list[tuple[Zone, str]]:
+        """Each card of ``seat``'s hand, sorted, with its place on the display."""
+        hand = self._sortedHand(seat)
+        return list(zip(handPlaces(len(hand)), hand))
+
+    def choices(self, seat: Seat, suggest: bool = True) -> list[tuple[str, JSON]]:
+        """
+        The buttons ``seat`` is offered now, as (label, action), in the order
+        of L{_buttonZones}: the reservations its hand allows (the bot's
+        suggestion first), the poverty's answers, the suggested cards to
+        shift or give back, the announcements and swines it may make.
+        Without ``suggest``, the bot's suggestions are left out (None): only
+        the number of buttons is wanted.
+        """
+        game = self.game
+        if self.over or seat != game.turn:
+            return []
+        rules = self.rules
+        phase = game.phase
+        if phase == RESERVING:
+            hand = game.hands[seat]
+            offered = [Reservation()]
+            if (rules.flag("swines") and rules.flag("swines announcement begin")
+                    and hand.count("diamond ace") == 2):
+                offered.append(Reservation(NORMAL, None, True))
+            if hand.count(CLUB_QUEEN) == 2:
+                selectors = [x for x in SELECTORS if rules.flag(SELECTOR_RULES[x])]
+                if selectors:
+                    offered.append(Reservation(MARRIAGE, selectors[0]))
+            if hasPoverty(hand, rules):
+                offered.append(Reservation(POVERTY))
+            for kind, value, rule, least in (
+                    (THROWN_NINES, ("nine",), "min number of throwing nines", 5),
+                    (THROWN_KINGS, ("king",), "min number of throwing kings", 5),
+                    (THROWN_NINES_AND_KINGS, ("nine", "king"),
+                     "min number of throwing nines and kings", 7)):
+                if (ruleAllows(rules, kind)
+                        and sum(valueOf(c) in value for c in hand) >= rules.number(rule, least)):
+                    offered.append(Reservation(kind))
+            offered += [Reservation(solo) for solo in REAL_SOLI if ruleAllows(rules, solo)]
+            first: tuple[str, JSON] = ("\u2605", None)
+            if suggest:
+                suggested = botReservation(hand, rules)
+                first = ("\u2605 " + _reservationLabel(suggested),
+                         {"reservation": suggested.wire()})
+            return [first] + [(_reservationLabel(r), {"reservation": r.wire()}) for r in offered]
+        if phase == POVERTY_ANSWER:
+            return [("take it", {"poverty accepted": True}),
+                    ("refuse", {"poverty accepted": False})]
+        if phase in (POVERTY_SHIFT, POVERTY_RETURN):
+            return [("suggested", doppelkopfBot(self.view(seat), seat) if suggest else None)]
+        if phase != PLAYING:
+            return []
+        team = game.teams[seat]
+        found: list[tuple[str, JSON]] = []
+        for name in [ANNOUNCEMENTS[a] for a in self._validAnnouncements(seat)][:4]:
+            label = (("re" if team == RE else "contra") if name == "no 120" else name)
+            found.append((label, {"announcement": name}))
+        if game.swinesValid(seat):
+            found.append(("swines", {"swines": True}))
+        if game.hyperswinesValid(seat):
+            found.append(("hyperswines", {"hyperswines": True}))
+        return found
+
+    def _buttonCount(self, seat: Seat) -> int:
+        """``len(self.choices(seat))``, cheaply: the requests of every step want it."""
+        game = self.game
+        phase = game.phase
+        if phase == PLAYING:
+            return (min(4, len(self._validAnnouncements(seat))) + game.swinesValid(seat)
+                    + game.hyperswinesValid(seat))
+        if phase == POVERTY_ANSWER:
+            return 2
+        if phase in (POVERTY_SHIFT, POVERTY_RETURN):
+            return 1
+        return len(self.choices(seat, suggest=False))
+
+    def _validAnnouncements(self, seat: Seat) -> tuple[int, ...]:
+        """
+        ``game.validAnnouncements(seat)``, kept while nothing it reads
+        changes: the requests and the view of one step both ask for it.
+        """
+        game = self.game
+        if game.phase != PLAYING or game.teams[seat] is None:
+            return ()
+        key = (id(game), seat, len(game.tricks), len(game.hands[seat]), game.gameType,
+               game.selector, game.determination, tuple(game.teams),
+               tuple(len(a) for a in game.announcements))
+        cached = self._announcementCache
+        if cached is None or cached[0] != key:
+            cached = self._announcementCache = (key, game.validAnnouncements(seat))
+        return cached[1]
+
+    def _pick(self, seat: Seat, count: int) -> Pick:
+        places = self._handZones(seat)
+        return Pick(tuple(z for z, _ in places), tuple(c for _, c in places), count, ", ")
 
     def _requestFor(self, seat: Seat) -> tuple[RequestedAction, ...]:
         if seat not in self.waitingFor():
             return ()
         phase = self.game.phase
+        buttons = _buttonZones(self._buttonCount(seat))
         if phase == PLAYING:
-            hand = self._sortedHand(seat)
             legal = set(self.legalCardsFor(seat))
-            zones = tuple(Zone(HAND_X + i * CARD_W, HAND_Y, CARD_W, CARD_H)
-                          for i, c in enumerate(hand) if c in legal)
-            return (RequestedAction(seat, "CLICK", zones=zones, buttons=("LEFT",)),
-                    RequestedAction(seat, "TEXT", regex=r"^\s*(no \d+|re|contra|reply)\s*$",
-                                    max_length=16))
+            zones = tuple(z for z, c in self._handZones(seat) if c in legal)
+            return (RequestedAction(seat, "CLICK", zones=zones + buttons, buttons=("LEFT",),
+                                    prompt="click a lit card to play it" + (
+                                        ", or a button to announce" if buttons else "")),)
         if phase == RESERVING:
-            return (RequestedAction(seat, "CLICK", zones=_buttonZones(1), buttons=("LEFT",)),
-                    RequestedAction(seat, "TEXT", regex=RESERVATION_REGEX, max_length=64))
+            return (RequestedAction(seat, "CLICK", zones=buttons, buttons=("LEFT",),
+                                    prompt="click your reservation"),
+                    RequestedAction(seat, "TEXT", regex=RESERVATION_REGEX, max_length=64,
+                                    prompt="type a reservation (such as: marriage, first trump)"))
         if phase == POVERTY_ANSWER:
-            return (RequestedAction(seat, "CLICK", zones=_buttonZones(2), buttons=("LEFT",)),)
-        return (RequestedAction(seat, "CLICK", zones=_buttonZones(1), buttons=("LEFT",)),
-                RequestedAction(seat, "TEXT", regex=CARDS_REGEX, max_length=64))
+            return (RequestedAction(seat, "CLICK", zones=buttons, buttons=("LEFT",),
+                                    prompt="take the poverty's cards or refuse them"),)
+        game = self.game
+        if phase == POVERTY_SHIFT:
+            count = povertyCardCount(game.hands[seat], self.rules)
+            what = f"pick the {count} cards to shift (every trump), then confirm"
+        else:
+            count = len(game.povertyCards)
+            what = f"pick the {count} cards to give back, then confirm"
+        return (RequestedAction(seat, "CLICK", zones=buttons, buttons=("LEFT",),
+                                prompt="use the suggested cards"),
+                RequestedAction(seat, "TEXT", regex=CARDS_REGEX, max_length=200,
+                                pick=self._pick(seat, count), prompt=what))
 
     def _requested(self) -> tuple[RequestedAction, ...]:
         if self.over or self.game.turn is None:
@@ -1982,11 +2135,13 @@ class DoppelkopfParty:
         return self._requestFor(self.game.turn)
 
     def _state(self) -> GameState:
-        return GameState(tuple(self.totals), self.over)
+        return GameState(tuple(self.totals), self.over, text=self._words or None)
 
     def _step(self) -> Instructions:
         self._lastEvents = tuple(self._events)
         self._events = []
+        self._words = eventWords(self._lastEvents)
+        self._stamp += 1
         return Instructions(self._requested(), self._state(), self._lastEvents)
 
     # -- the contract ------------------------------------------------------------
@@ -1997,7 +2152,8 @@ class DoppelkopfParty:
 
     def act(self, seat: Seat, action: JSON) -> Instructions | Errors:
         if self.over or not isinstance(seat, int) or not 0 <= seat < PLAYERS:
-            return Errors((UnexpectedAction(seat if isinstance(seat, int) else 0, action),))
+            return Errors((UnexpectedAction(seat if isinstance(seat, int) else 0, action,
+                                            text="The party is over." if self.over else None),))
         if not isinstance(action, Mapping):
             return Errors((BadFormat(),))
         genscher: JSON = None
@@ -2019,7 +2175,7 @@ class DoppelkopfParty:
                 else:
                     game.announceHyperswines(seat)
             except IllegalMove:
-                return self._wrong(seat, action)
+                return self._wrong(seat, action, f"You cannot announce {kind} now.")
             self._collect()
             return self._step()
         if kind == "announcement":
@@ -2027,14 +2183,14 @@ class DoppelkopfParty:
             if number is None or number == NO_ANNOUNCEMENT:
                 return Errors((BadFormat(),))
             if game.phase != PLAYING or not game.announcementValid(seat, number):
-                return self._wrong(seat, action)
+                return self._wrong(seat, action, f"You cannot announce {value} now.")
             game.announce(seat, number)
             self._collect()
             return self._step()
         if kind not in _ACTION_PHASES:
             return Errors((BadFormat(),))
         if seat not in self.waitingFor() or _ACTION_PHASES[kind] != game.phase:
-            return Errors((UnexpectedAction(seat, action),))
+            return Errors((UnexpectedAction(seat, action, text=self._notNow(seat)),))
         try:
             if kind == "reservation":
                 reservation = _reservationFrom(value)
@@ -2057,18 +2213,49 @@ class DoppelkopfParty:
                 if not isinstance(value, str) or value not in CARDS:
                     return Errors((BadFormat(),))
                 game.playCard(seat, value, genscher)
-        except IllegalMove:
+        except IllegalMove as e:
             self._collect()
-            return self._wrong(seat, action)
+            return self._wrong(seat, action, self._why(seat, kind, value, str(e)))
         self._collect()
         if game.phase == FINISHED:
             self._gameFinished()
         return self._step()
 
-    def _wrong(self, seat: Seat, action: JSON) -> Errors:
+    def _wrong(self, seat: Seat, action: JSON, text: str | None = None) -> Errors:
         requested = self._requestFor(seat)
         return Errors((WrongAction(WrongActionSubtype.OUT_OF_ZONE, seat, action,
-                                   requested[0].asJSON() if requested else None),))
+                                   requested[0].asJSON() if requested else None, text=text),))
+
+    def _notNow(self, seat: Seat) -> str:
+        """Why an action of another phase, or of a seat not awaited, is refused: in words."""
+        if seat not in self.waitingFor():
+            return "It is not your turn."
+        return {RESERVING: "Make your reservation first.",
+                POVERTY_SHIFT: "Shift the poverty's cards first.",
+                POVERTY_ANSWER: "Take the poverty or refuse it first.",
+                POVERTY_RETURN: "Give cards back first.",
+                PLAYING: "Play a card."}.get(self.game.phase, "That is not asked now.")
+
+    def _why(self, seat: Seat, kind: str, value: JSON, reason: str) -> str:
+        """A refused move in the rules' words."""
+        game = self.game
+        if kind == "card" and isinstance(value, str) and reason == "card not allowed":
+            if value not in game.hands[seat]:
+                return f"You do not hold {cardLabel(value)}."
+            led = game.order.suit(game.trick[0]) if game.trick else None
+            if led is not None:
+                return (f"That card is not allowed: you must follow "
+                        f"{'trump' if led == 'trump' else led + 's'}.")
+        if kind == "poverty shift":
+            if reason == "every trump must be shifted":
+                return "Shift every trump you hold (and fill up with other cards)."
+            return (f"Shift {povertyCardCount(game.hands[seat], self.rules)} of your own cards, "
+                    "every trump among them.")
+        if kind == "poverty returned":
+            return f"Give back {len(game.povertyCards)} of the cards you hold."
+        if kind == "reservation":
+            return "That reservation is not allowed by the rules."
+        return reason[:1].upper() + reason[1:] + "."
 
     def resign(self, seat: Seat) -> Instructions:
         """A seat leaving ends the party (the table puts bots in its place): totals as they are."""
@@ -2131,7 +2318,7 @@ class DoppelkopfParty:
             tricksPlayed=len(game.tricks),
             trickPoints=tuple(countPoints(w) for w in game.won),
             announcements=tuple(ANNOUNCEMENTS[game.seatAnnouncement(s)] for s in range(PLAYERS)),
-            validAnnouncements=tuple(ANNOUNCEMENTS[a] for a in game.validAnnouncements(seat)),
+            validAnnouncements=tuple(ANNOUNCEMENTS[a] for a in self._validAnnouncements(seat)),
             swinesOwner=game.swinesOwner, hyperswinesOwner=game.hyperswinesOwner,
             povertyCount=len(game.povertyCards), povertyCards=poverty,
             playedCards=played, totals=tuple(self.totals),
@@ -2140,56 +2327,239 @@ class DoppelkopfParty:
         )
 
     def display(self, seat: Seat | None) -> Display:
-        """What ``seat`` sees; None: a spectator (no hand)."""
+        """
+        What ``seat`` sees; None: a spectator (no hand).  Seats are named
+        P1..P4 (``you`` for ``seat``), ``you`` at the bottom and the next
+        seat to play on your left.  Upright (600 x 720): the table with each
+        seat's reservation or team, announcements and tricks, the trick (or
+        the last one, outlined where won), the buttons, the hand; between
+        games and at the end, the score sheet.
+        """
         view = self.view(0 if seat is None else seat)
+        game = self.game
         if seat is None:
             shownType, shownSolo = self._shownGameType(None)
             view = attrs.evolve(view, hand=(), legalCards=(), povertyCards=None,
                                 validAnnouncements=(), gameType=shownType, soloplayer=shownSolo,
-                                teams=tuple(self.game.teams) if self.game.phase == FINISHED
+                                teams=tuple(game.teams) if game.phase == FINISHED
                                 else (None,) * PLAYERS)
-        who = "spectator" if seat is None else f"you are player {seat}"
-        content: list[dict[str, JSON]] = [
-            {"tag": "rect", "x": 0, "y": 0, "width": WIDTH, "height": HEIGHT, "fill": "#1f5f3f"},
-            _text(16, 24, f"game {view.gameNumber + 1}, startplayer {view.startplayer}, {who}"),
-            _text(16, 48, "scores: " + "  ".join(f"{s}: {t}" for s, t in enumerate(view.totals))),
-            _text(16, 72, "reservations: " + "  ".join(
-                f"{s}: {r or '-'}" for s, r in enumerate(view.reservations))),
-        ]
-        if view.gameType:
-            solo = "" if view.soloplayer is None else f" (player {view.soloplayer})"
-            content.append(_text(16, 96, f"game: {view.gameType}{solo}"))
-        content.append(_text(16, 120, "announcements: " + "  ".join(
-            f"{s}: {a}" for s, a in enumerate(view.announcements) if a != "no announcement")))
-        content.append(_text(16, 144, "teams: " + "  ".join(
-            f"{s}: {t or '?'}" for s, t in enumerate(view.teams))))
-        spots = ((400, 380), (560, 280), (400, 180), (240, 280))
+
+        def name(other: Seat | None) -> str:
+            if other is None:
+                return "?"
+            return "you" if other == seat else f"P{other + 1}"
+
         base = seat or 0
-        for i, card in enumerate(view.trick):
-            owner = (view.leader + i) % PLAYERS
-            x, y = spots[(owner - base) % PLAYERS]
-            content.extend(_card(x, y, card))
-        for other in range(PLAYERS):
-            x, y = spots[(other - base) % PLAYERS]
-            mark = " *" if view.turn == other else ""
-            content.append(_text(x, y - 6, f"player {other}{mark}", size=12))
-        if seat is not None and view.turn == seat:
-            if view.phase == RESERVING:
-                content.extend(_button(_buttonZones(1)[0], "suggested", True))
-            elif view.phase == POVERTY_ANSWER:
-                for label, zone in zip(("accept", "deny"), _buttonZones(2)):
-                    content.extend(_button(zone, label, True))
-            elif view.phase in (POVERTY_SHIFT, POVERTY_RETURN):
-                content.extend(_button(_buttonZones(1)[0], "suggested cards", True))
-        if view.phase == OVER:
-            content.append(_text(16, 460, "party over"))
-        elif view.lastSummary is not None and view.tricksPlayed == 0:
-            last = view.lastSummary
-            content.append(_text(16, 460, f"last game: {last['gametype']}, winner "
-                                          f"{last['winner']}, {last['points']} points"))
-        for i, card in enumerate(view.hand):
-            content.extend(_card(HAND_X + i * CARD_W, HAND_Y, card, card in view.legalCards))
+        phase = view.phase
+        choices = self.choices(seat) if seat is not None else []
+        title = f"Game {view.gameNumber + 1}"
+        if self.over:
+            title = f"{len(self.summaries)} game{'s' if len(self.summaries) != 1 else ''} played"
+        elif self.rounds is not None:
+            title += f" · round {min(self.round + 1, self.rounds)} of {self.rounds}"
+        if game.bock > 1 and not self.over:
+            title += f" · bock × {game.bock}"
+        content: list[dict[str, JSON]] = [
+            {"tag": "rect", "x": 0, "y": 0, "width": WIDTH, "height": HEIGHT, "fill": _FELT},
+            _text(16, 28, title, 20, weight="bold"),
+            _text(WIDTH - 16, 28, "spectator" if seat is None else f"you are P{seat + 1}", 18,
+                  _DIM, anchor="end"),
+            _text(16, 54, self._gameLine(view, name), 18),
+            _text(16, 80, self._doing(view, seat, name), 18, _GOLD, cls="doing"),
+        ]
+        sheet = self.over or (phase != PLAYING and bool(self.summaries)
+                              and view.tricksPlayed == 0)
+        if sheet:
+            content.extend(self._scoreSheet(name, rows=12 if self.over else 5))
+        else:
+            content.extend(self._table(view, seat, name, len(choices)))
+        for zone, (label, move) in zip(_buttonZones(len(choices)), choices):
+            content.extend(_button(zone, label, move, suggested=label.startswith("\u2605")))
+        lit: set[str] = set()
+        if phase == PLAYING and view.turn == seat:
+            lit = set(view.legalCards)
+        elif phase in (POVERTY_SHIFT, POVERTY_RETURN) and view.turn == seat:
+            lit = set(view.hand)
+        order = view.order
+        for zone, card in zip(handPlaces(len(view.hand)), view.hand):
+            state = "lit" if card in lit else "dim" if lit or (
+                phase == PLAYING and view.turn == seat) else ""
+            content.extend(_card(zone, card, state, trump=order.isTrump(card)))
+        if seat is not None and view.hand == () and not self.over:
+            content.append(_text(WIDTH / 2, HAND_Y + 40, "(no cards)", 16, _DIM, anchor="middle"))
         return Display(seat, WIDTH, HEIGHT, tuple(content))
+
+    def _gameLine(self, view: DoppelkopfView, name: Callable[[Seat | None], str]) -> str:
+        """The game being played, in words."""
+        if self.over:
+            return "The party is over: the score sheet"
+        game = self.game
+        kind = view.gameType
+        if view.phase == RESERVING or kind is None:
+            return f"Reservations · {name(view.startplayer)} started"
+        solo = view.soloplayer
+        if kind == POVERTY:
+            taker = game.povertyAccepter
+            return (f"Poverty of {name(solo)}" +
+                    (f", taken by {name(taker)}" if taker is not None else ""))
+        if kind == MARRIAGE:
+            if game.partner is not None and game.partner != solo:
+                return f"Marriage: {name(solo)} with {name(game.partner)}"
+            return f"Marriage of {name(solo)} ({view.selector or 'first foreign'})"
+        if kind == MARRIAGE_SOLO:
+            return f"Marriage: {name(solo)} plays alone"
+        if kind == MARRIAGE_SILENT:
+            return f"Silent marriage of {name(solo)}"
+        if isRealSolo(kind):
+            return f"{_GAME_NAMES.get(kind, kind).capitalize()} by {name(solo)}"
+        if kind == NORMAL:
+            swines = ""
+            if view.swinesOwner is not None:
+                swines = f" · swines: {name(view.swinesOwner)}"
+            return "Normal game" + swines
+        return _GAME_NAMES.get(kind, kind).capitalize()
+
+    def _doing(self, view: DoppelkopfView, seat: Seat | None,
+               name: Callable[[Seat | None], str]) -> str:
+        """What happens now, for this seat."""
+        if self.over:
+            best = max(self.totals)
+            winners = [name(s) for s in range(PLAYERS) if self.totals[s] == best]
+            if len(winners) == PLAYERS:
+                return "Party over: a draw"
+            return f"Party over: {' and '.join(winners)} {'win' if 'you' in winners or len(winners) > 1 else 'wins'}"
+        turn = view.turn
+        mine = seat is not None and turn == seat
+        phase = view.phase
+        if phase == RESERVING:
+            return ("Your reservation: click a button (\u2605 suggested)" if mine
+                    else f"{name(turn)} to reserve")
+        if phase == POVERTY_SHIFT:
+            return ("Poverty: pick the cards to shift, then confirm" if mine
+                    else f"{name(turn)} shifts the poverty")
+        if phase == POVERTY_ANSWER:
+            return (f"{name(view.soloplayer)} shifts {view.povertyCount} cards: take or refuse"
+                    if mine else f"{name(turn)} to answer the poverty")
+        if phase == POVERTY_RETURN:
+            return ("Pick the cards to give back, then confirm" if mine
+                    else f"{name(turn)} gives cards back")
+        return "Your card: click a lit card" if mine else f"{name(turn)} to play"
+
+    def _seatLines(self, view: DoppelkopfView, other: Seat) -> list[str]:
+        """What the table shows of a seat: its reservation, or its team, announcement and tricks."""
+        if view.phase in (RESERVING,) or view.gameType is None:
+            said = view.reservations[other]
+            if said is None:
+                return ["thinking\u2026" if view.turn == other else ""]
+            first, _, rest = said.partition(", ")
+            return [first] + ([rest] if rest else [])
+        team = view.teams[other]
+        parts = []
+        if team is not None:
+            parts.append("Re" if team == RE else "Kontra")
+        if view.soloplayer == other and view.gameType is not None and isSolo(view.gameType):
+            parts.append("solo")
+        said = view.announcements[other]
+        if said != "no announcement":
+            parts.append(("re" if team == RE else "contra") if said == "no 120" else said)
+        tricks = sum(1 for t in self.game.tricks if t.winner == other)
+        more = [f"{tricks} trick{'s' if tricks != 1 else ''}"]
+        if view.swinesOwner == other:
+            more.append("swines")
+        if view.hyperswinesOwner == other:
+            more.append("hyperswines")
+        return [" · ".join(parts), " · ".join(more)]
+
+    def _table(self, view: DoppelkopfView, seat: Seat | None,
+               name: Callable[[Seat | None], str], buttons: int) -> list[dict[str, JSON]]:
+        """The four seats and the trick: each card by its seat, the last trick's winner outlined."""
+        content: list[dict[str, JSON]] = []
+        base = seat or 0
+        rows = -(-buttons // BUTTONS_PER_ROW)
+        # bottom (this seat), left (the next to play), top, right
+        labels = (((WIDTH / 2, 392), "middle"), ((16, 226), "start"),
+                  ((WIDTH / 2, 102), "middle"), ((WIDTH - 16, 226), "end"))
+        spots = ((268, 282), (186, 196), (268, 132), (350, 196))
+        trick = list(view.trick)
+        leader = view.leader
+        winner: Seat | None = None
+        caption = ""
+        if not trick and view.lastTrick is not None and view.phase == PLAYING:
+            last = view.lastTrick
+            trick, leader, winner = list(last.cards), last.leader, last.winner
+            caption = f"{name(winner)} won the trick: {last.points()} points"
+        elif trick:
+            caption = f"{name(leader)} led"
+            if view.lastTrick is not None:
+                caption += f" · last trick: {name(view.lastTrick.winner)}"
+        for other in range(PLAYERS):
+            where = (other - base) % PLAYERS
+            (x, y), anchor = labels[where]
+            if where == 0 and rows >= 2:
+                continue  # the buttons cover it: the header says the same
+            turn = view.turn == other and view.phase != OVER
+            lines = self._seatLines(view, other)
+            label = name(other) + (" \u25b8" if turn else "")
+            if where in (0, 2):
+                lines = [" · ".join(line for line in lines if line)]
+            content.append(_text(x, y, label, 18, _GOLD if turn else _INK, anchor=anchor,
+                                 weight="bold", cls="seat", data={"data-player": other + 1}))
+            for i, line in enumerate(line for line in lines if line):
+                content.append(_text(x, y + 20 * (i + 1), line, 16, _DIM, anchor=anchor))
+        if view.phase == PLAYING or trick:
+            for i, card in enumerate(trick):
+                owner = (leader + i) % PLAYERS
+                sx, sy = spots[(owner - base) % PLAYERS]
+                content.extend(_card(Zone(sx, sy, TRICK_W, TRICK_H), card,
+                                     "won" if owner == winner else "", small=True))
+            if view.trick:
+                played = {(leader + i) % PLAYERS for i in range(len(trick))}
+                for other in range(PLAYERS):
+                    if other not in played:
+                        sx, sy = spots[(other - base) % PLAYERS]
+                        content.append({"tag": "rect", "x": sx, "y": sy, "width": TRICK_W,
+                                        "height": TRICK_H, "rx": 6, "fill": "none",
+                                        "stroke": _DIM, "stroke-dasharray": "4 4"})
+        if caption and rows < 2:
+            content.append(_text(WIDTH / 2, 444, caption, 16, _GOLD, anchor="middle",
+                                 cls="trick-caption"))
+        return content
+
+    def _scoreSheet(self, name: Callable[[Seat | None], str],
+                    rows: int) -> list[dict[str, JSON]]:
+        """The last game's score explained, and the score sheet of the party's games."""
+        content: list[dict[str, JSON]] = []
+        last = self.summaries[-1] if self.summaries else None
+        y = 108
+        if last is not None:
+            for i, line in enumerate(summaryLines(last, len(self.summaries), name)):
+                content.append(_text(16, y, line, 18 if i == 0 else 16,
+                                     _GOLD if i == 0 else _INK, cls="summary"))
+                y += 22
+        y = max(y + 8, 160)
+        columns = [330 + i * 84 for i in range(PLAYERS)]
+        sheet: list[dict[str, JSON]] = [_text(16, y, "Game", 16, _DIM),
+                                        _text(66, y, "type", 16, _DIM)]
+        for s, x in enumerate(columns):
+            sheet.append(_text(x, y, name(s), 16, _DIM, anchor="end"))
+        shown = self.summaries[-rows:]
+        first = len(self.summaries) - len(shown) + 1
+        for i, summary in enumerate(shown):
+            y += 22
+            kind = _GAME_NAMES.get(summary.gameType, summary.gameType)
+            if summary.soloplayer is not None and isSolo(summary.gameType):
+                kind += f" ({name(summary.soloplayer)})"
+            sheet.append(_text(16, y, str(first + i), 16))
+            sheet.append(_text(66, y, kind, 16))
+            for s, x in enumerate(columns):
+                points = summary.scores[s]
+                sheet.append(_text(x, y, f"{points:+d}" if points else "0", 16, anchor="end"))
+        y += 24
+        sheet.append(_text(16, y, "Total", 18, _GOLD, weight="bold"))
+        for s, x in enumerate(columns):
+            sheet.append(_text(x, y, str(self.totals[s]), 18, _GOLD, anchor="end", weight="bold"))
+        content.append({"tag": "g", "class": "score-sheet", "content": sheet})  # type: ignore[dict-item]
+        return content
 
     def decodeAction(self, seat: Seat, action: Mapping[str, JSON]) -> JSON | Errors:
         requested = self._requestFor(seat)
@@ -2197,22 +2567,21 @@ class DoppelkopfParty:
         if isinstance(checked, Errors):
             return checked
         phase = self.game.phase
-        view = self.view(seat)
         if checked.type == "TEXT":
             text = str(action["text"]).strip().lower()
-            if phase == PLAYING:
-                return {"announcement": text}
             if phase == RESERVING:
                 return {"reservation": text}
             return {phase.replace("return", "returned"): _cards_(text)}
         x, y = float(action["x"]), float(action["y"])  # type: ignore[arg-type]
+        choices = self.choices(seat)
+        for zone, (_, move) in zip(_buttonZones(len(choices)), choices):
+            if zone.contains(x, y):
+                return move
         if phase == PLAYING:
-            hand = self._sortedHand(seat)
-            return {"card": hand[int((x - HAND_X) // CARD_W)]}
-        if phase == POVERTY_ANSWER:
-            return {"poverty accepted": _buttonZones(2)[0].contains(x, y)}
-        suggestion = doppelkopfBot(view, seat)
-        return suggestion
+            for zone, card in self._handZones(seat):
+                if zone.contains(x, y):
+                    return {"card": card}
+        return Errors((BadFormat(),))  # unreachable: checkAction found a zone
 
     def stop(self) -> None:
         """Nothing to release: the game lives in this process."""
@@ -2242,35 +2611,198 @@ def _reservationFrom(value: JSON) -> Reservation | None:
     return None
 
 
-def _text(x: float, y: float, content: str, size: int = 16) -> dict[str, JSON]:
-    return {"tag": "text", "x": x, "y": y, "font-size": size, "fill": "#ffffff", "content": content}
+def _text(x: float, y: float, content: str, size: int = 16, fill: str = _INK,
+          anchor: str | None = None, weight: str | None = None, cls: str | None = None,
+          data: Mapping[str, JSON] | None = None) -> dict[str, JSON]:
+    tag: dict[str, JSON] = {"tag": "text", "x": x, "y": y, "font-size": size, "fill": fill,
+                            "content": content}
+    if anchor is not None:
+        tag["text-anchor"] = anchor
+    if weight is not None:
+        tag["font-weight"] = weight
+    if cls is not None:
+        tag["class"] = cls
+    if data:
+        tag.update(data)
+    return tag
 
 
 _SIGNS = {"club": "\u2663", "spade": "\u2660", "heart": "\u2665", "diamond": "\u2666"}
 _SHORT = {"nine": "9", "jack": "J", "queen": "Q", "king": "K", "ten": "10", "ace": "A"}
+_GAME_NAMES = {
+    SOLO_CLUB: "\u2663 solo", SOLO_SPADE: "\u2660 solo", SOLO_HEART: "\u2665 solo",
+    SOLO_DIAMOND: "\u2666 solo", SOLO_JACK: "jack solo", SOLO_QUEEN: "queen solo",
+    SOLO_KING: "king solo", SOLO_QUEEN_JACK: "queen-jack solo", SOLO_KING_JACK: "king-jack solo",
+    SOLO_KING_QUEEN: "king-queen solo", SOLO_KOEHLER: "koehler solo",
+    SOLO_MEATLESS: "meatless solo", MARRIAGE_SILENT: "silent marriage",
+    MARRIAGE_SOLO: "marriage alone", FOX_HIGHEST_TRUMP: "fox highest trump",
+}
+"""Game types in a few words, where their FreeDoko names are long."""
+_LABELS = {
+    SOLO_CLUB: "\u2663 solo", SOLO_SPADE: "\u2660 solo", SOLO_HEART: "\u2665 solo",
+    SOLO_DIAMOND: "\u2666 solo", SOLO_JACK: "jack solo", SOLO_QUEEN: "queen solo",
+    SOLO_KING: "king solo",
+    SOLO_QUEEN_JACK: "Q+J solo", SOLO_KING_JACK: "K+J solo", SOLO_KING_QUEEN: "K+Q solo",
+    SOLO_KOEHLER: "koehler", SOLO_MEATLESS: "meatless", THROWN_NINES: "throw 9s",
+    THROWN_KINGS: "throw Ks", THROWN_NINES_AND_KINGS: "throw 9+K", THROWN_RICHNESS: "throw",
+    FOX_HIGHEST_TRUMP: "throw", NORMAL: "normal",
+}
+"""Reservations on a button."""
+
+
+def _reservationLabel(reservation: Reservation) -> str:
+    label = _LABELS.get(reservation.gameType, reservation.gameType)
+    if reservation.swines:
+        label += " +sw"
+    return label
 
 
 def cardLabel(card: str) -> str:
     return _SIGNS[colorOf(card)] + _SHORT[valueOf(card)]
 
 
-def _card(x: float, y: float, card: str, playable: bool = False) -> list[dict[str, JSON]]:
-    colour = "#c01818" if colorOf(card) in ("heart", "diamond") else "#000000"
-    return [
-        {"tag": "rect", "x": x, "y": y, "width": CARD_W - 2, "height": CARD_H, "rx": 3,
-         "fill": "#fffbe6" if playable else "#ffffff", "stroke": "#333333"},
-        {"tag": "text", "x": x + 4, "y": y + 26, "font-size": 18, "fill": colour,
+def _card(zone: Zone, card: str, state: str = "", small: bool = False,
+          trump: bool = False) -> list[dict[str, JSON]]:
+    """
+    A card: its label (L{cardLabel}) top left, its suit sign large in the
+    middle, a gold band at the bottom for a trump.  ``state``: ``lit`` (may
+    be played or picked), ``dim`` (may not), ``won`` (won the trick), or plain.
+    """
+    x, y, width, height = zone.x, zone.y, zone.width, zone.height
+    red = colorOf(card) in ("heart", "diamond")
+    colour = "#c01818" if red else "#111111"
+    fill = {"lit": "#fff7cc", "dim": "#c8ccd2"}.get(state, "#ffffff")
+    stroke, strokeWidth = ((_GOLD, 5) if state == "won" else
+                           ("#b45309", 2) if state == "lit" else ("#333333", 1))
+    tags: list[dict[str, JSON]] = [
+        {"tag": "rect", "class": "card", "data-card": card, "x": x, "y": y,
+         "width": width, "height": height, "rx": 6, "fill": fill, "stroke": stroke,
+         "stroke-width": strokeWidth},
+        {"tag": "text", "class": "card-label", "x": x + 5, "y": y + (22 if small else 26),
+         "font-size": 22 if small else 26, "font-weight": "bold", "fill": colour,
          "content": cardLabel(card)},
+        {"tag": "text", "x": x + width / 2, "y": y + height - (14 if small else 16),
+         "font-size": 28 if small else 32, "text-anchor": "middle", "fill": colour,
+         "content": _SIGNS[colorOf(card)]},
     ]
+    if trump:
+        tags.append({"tag": "rect", "x": x + 4, "y": y + height - 9, "width": width - 8,
+                     "height": 5, "rx": 2, "fill": "#d4a017"})
+    return tags
 
 
-def _button(zone: Zone, label: str, enabled: bool) -> list[dict[str, JSON]]:
+def _button(zone: Zone, label: str, action: JSON,
+            suggested: bool = False) -> list[dict[str, JSON]]:
+    """A button; ``data-action`` is the move it makes, for clients that read displays."""
     return [
-        {"tag": "rect", "x": zone.x, "y": zone.y, "width": zone.width, "height": zone.height,
-         "rx": 4, "fill": "#f0e6c8" if enabled else "#777777", "stroke": "#333333"},
-        {"tag": "text", "x": zone.x + 8, "y": zone.y + 21, "font-size": 14, "fill": "#000000",
-         "content": label},
+        {"tag": "rect", "class": "button", "data-action": json.dumps(action, sort_keys=True),
+         "x": zone.x, "y": zone.y, "width": zone.width,
+         "height": zone.height, "rx": 6, "fill": "#f0e6c8",
+         "stroke": _GOLD if suggested else "#333333", "stroke-width": 3 if suggested else 1},
+        {"tag": "text", "x": zone.x + zone.width / 2, "y": zone.y + 28,
+         "font-size": 16 if len(label) <= 10 else 14, "text-anchor": "middle",
+         "fill": "#000000", "content": label},
     ]
+
+
+def _player(seat: JSON) -> str:
+    return f"player {int(seat) + 1}" if isinstance(seat, int) else "a player"  # type: ignore[arg-type]
+
+
+def summaryLines(summary: GameSummary, number: int,
+                 name: Callable[[Seat | None], str] | None = None) -> list[str]:
+    """
+    A finished game's score in words: who won with how many points, then
+    what the value is made of.  ``name(seat)`` names a seat (``player N``
+    by default).
+    """
+    def named(seat: Seat | None) -> str:
+        return name(seat) if name is not None else _player(seat)
+
+    kind = _GAME_NAMES.get(summary.gameType, summary.gameType)
+    winner = summary.winner
+    if winner is None:
+        head = f"Game {number} ({kind}): nobody won"
+    else:
+        seats = [named(s) for s in range(PLAYERS) if summary.teams[s] == winner]
+        head = (f"Game {number} ({kind}): {'Re' if winner == RE else 'Kontra'} "
+                f"({', '.join(seats)}) won with {summary.teamPoints(winner)} points")
+    parts = []
+    for special in summary.specials:
+        label = special.name
+        if special.value != 1:
+            label += f" \u00d7{special.value}" if special.name in ("solo", "bock") else (
+                f" {special.value}")
+        parts.append(label)
+    lines = [head, f"Value {summary.points}: " + (", ".join(parts) or "nothing")]
+    if len(lines[1]) > 62:
+        cut = lines[1].rfind(", ", 0, 62)
+        lines[1:] = [lines[1][:cut + 1], lines[1][cut + 2:]]
+    return lines
+
+
+def eventWords(events: Iterable[Event]) -> str:
+    """
+    What a step did, in words anybody at the table may read ("player 2
+    played ♣Q; player 3 won the trick: 25 points"): only public events are
+    read, so no hand and no secret (a silent marriage) is ever told.
+    """
+    words: list[str] = []
+    for event in events:
+        if event.audience is not None:
+            continue
+        data = event.data if isinstance(event.data, Mapping) else {}
+        kind = event.kind
+        who = _player(data.get("seat"))
+        if kind == "card":
+            words.append(f"{who} played {cardLabel(str(data.get('card')))}")
+        elif kind == "trick":
+            cards = data.get("cards")
+            points = countPoints(cards) if isinstance(cards, list) else 0  # type: ignore[arg-type]
+            words.append(f"{_player(data.get('winner'))} won the trick: {points} points")
+        elif kind == "reservation":
+            words.append(f"{who} reserved {data.get('reservation')}")
+        elif kind == "announcement":
+            words.append(f"{who} announced {data.get('announcement')}")
+        elif kind in ("swines", "hyperswines"):
+            words.append(f"{who} has {kind}")
+        elif kind == "gametype":
+            gameType = str(data.get("gametype"))
+            solo = data.get("soloplayer")
+            if gameType == NORMAL:
+                words.append("a normal game")
+            elif solo is not None and gameType != POVERTY:
+                words.append(f"{_player(solo)} plays {_GAME_NAMES.get(gameType, gameType)}")
+            elif gameType == POVERTY:
+                words.append(f"{_player(solo)} has a poverty")
+        elif kind == "redeal":
+            words.append(f"dealt again ({data.get('reason')})")
+        elif kind == "poverty shift":
+            words.append(f"{who} shifted {data.get('cards')} cards")
+        elif kind == "poverty denied":
+            words.append(f"{who} refused the poverty")
+        elif kind == "poverty denied by all":
+            words.append("nobody took the poverty")
+        elif kind == "poverty accepted":
+            words.append(f"{who} took the poverty")
+        elif kind == "poverty returned":
+            words.append(f"{who} gave back {data.get('cards')} cards")
+        elif kind == "marriage":
+            partner = data.get("partner")
+            words.append(f"{who} plays the marriage alone" if partner == data.get("seat")
+                         else f"{who} marries {_player(partner)}")
+        elif kind == "genscher":
+            words.append(f"{who} calls {_player(data.get('partner'))} as partner (genscher)")
+        elif kind == "game over":
+            winner = data.get("winner")
+            team = "Re" if winner == RE else "Kontra" if winner == CONTRA else "nobody"
+            words.append(f"game over: {team} won, {data.get('points')} points")
+        elif kind == "party over":
+            words.append("the party is over" if data.get("reason") != "resign"
+                         else "the party ended early")
+        elif kind == "resign":
+            words.append(f"{_player(event.seat)} left")
+    return "; ".join(words)
 
 
 # -- the bot -------------------------------------------------------------------

@@ -7,6 +7,7 @@ rules, game types, announcements and scores, checked against real FreeDoko
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import random
 import re
@@ -16,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from twisted.trial import unittest
 
-from gameproto.engine.contract import Errors, Instructions
+from gameproto.engine.contract import Errors, Instructions, errorText
 from gameproto.engine.record import GameRecord, RecordedAction, replay
 from gameproto.games import doppelkopf as dk
 from gameproto.test import freedoko_real
@@ -1891,3 +1892,150 @@ VARIANT2_GAMES = """
 14 248394 2 normal - rcrc - - | 2sA sT sK sT W2 2hA dA hA hK W3 3cA cT cT cK W3 3cK cA sQ cQ W2 2hJ hQ dK sJ W3 3dJ dT sQ hT W2 2hJ hQ dJ dT W3 3cJ cQ sJ dA W0 0dQ hK cJ dK W0 0dQ sA sK hT W3 | contra 2 31,0,81,128 won/contra/1;contra_won/contra/1 -
 14 52253 3 marriage 1 crcr - - | 3hT sJ dA dJ M1>3 W3 3hA hK hA hJ W2 2sT dT sK sA W3 3hK dQ hQ cK W1 1sK sT sQ sA W3 3dJ hQ cJ sJ W0 0hT cJ dQ dK W0 0dT cQ cT dK W1 1cT cA cK dA W0 0sQ cQ cA hJ W1 | re 1 64,60,28,88 won/re/1 -
 """
+
+
+# -- the display, the requested actions and the words -------------------------------
+
+
+def _handCards(display: Any) -> list[str]:
+    return sorted(str(t["data-card"]) for t in display.content
+                  if t.get("class") == "card" and t["y"] >= dk.HAND_Y)
+
+
+def _uiAction(game: dk.DoppelkopfParty, seat: int, move: Any) -> dict[str, Any]:
+    """The CLICK or TEXT a person (or a JSON client) makes for ``move``, read from the display."""
+    ((kind, value),) = move.items()
+    if kind == "reservation":
+        return {"type": "TEXT", "text": value}
+    if kind in ("poverty shift", "poverty returned"):
+        return {"type": "TEXT", "text": ", ".join(value)}
+    display = game.display(seat)
+    if kind == "card":
+        found = [t for t in display.content if t.get("data-card") == value
+                 and t.get("class") == "card" and t["y"] >= dk.HAND_Y]
+    else:
+        found = [t for t in display.content
+                 if t.get("data-action") == json.dumps(move, sort_keys=True)]
+    assert found, move
+    tag = found[0]
+    return {"type": "CLICK", "x": tag["x"] + tag["width"] / 2, "y": tag["y"] + tag["height"] / 2,
+            "button": "LEFT"}
+
+
+class DisplayTests(unittest.TestCase):
+    """What the page and JSON players get: displays, requested actions, words."""
+
+    def test_everyMoveThroughTheDisplay(self) -> None:
+        """
+        A party of one round where each move the bot makes goes through the
+        seat's display and ``decodeAction``: it decodes to the same move, every
+        request says what it asks in words, and the hand drawn is the seat's own.
+        """
+        for seed in (4, 22, 97110):
+            game = _start(seed)
+            steps = 0
+            while not game.over:
+                (seat,) = game.waitingFor()
+                requested = game.instructions().requested_actions
+                self.assertTrue(requested)
+                for request in requested:
+                    self.assertTrue(request.prompt, request)
+                self.assertEqual(_handCards(game.display(seat)), sorted(game.game.hands[seat]))
+                self.assertEqual(_handCards(game.display(None)), [])
+                move = dk.doppelkopfBot(game.view(seat), seat)
+                decoded = game.decodeAction(seat, _uiAction(game, seat, move))
+                self.assertEqual(decoded, move)
+                _ok(game.act(seat, decoded))
+                steps += 1
+                self.assertLess(steps, 2000)
+
+    def test_buttonsAndPicks(self) -> None:
+        """The suggested reservation is the first button; a poverty is picked from the hand."""
+        game = _start(97110)
+        first = game.instructions().requested_actions[0].zones[0]  # type: ignore[index]
+        suggested = game.decodeAction(0, {"type": "CLICK", "x": first.x + 1, "y": first.y + 1,
+                                          "button": "LEFT"})
+        self.assertEqual(suggested, dk.doppelkopfBot(game.view(0), 0))
+        labels = [label for label, _ in game.choices(0)]
+        self.assertTrue(labels[0].startswith("\u2605"))
+        self.assertIn("\u2663 solo", labels)
+        poverty = _start()
+        poverty.game.hands = [list(h) for h in _hands({0: [
+            "club queen", "spade queen", "diamond ace", "club ace", "club ace", "club ten",
+            "club king", "spade ace", "spade ace", "spade ten", "heart ace", "heart king"]})]
+        _ok(poverty.act(0, {"reservation": "poverty"}))
+        for seat in (1, 2, 3):
+            _ok(poverty.act(seat, {"reservation": "normal"}))
+        self.assertEqual(poverty.phase, dk.POVERTY_SHIFT)
+        requests = poverty.instructions().requested_actions
+        pick = [r for r in requests if r.type == "TEXT"][0].pick
+        assert pick is not None
+        self.assertEqual(pick.count, 3)
+        self.assertEqual(sorted(pick.values), sorted(poverty.game.hands[0]))
+        self.assertIn("every trump", [r for r in requests if r.type == "TEXT"][0].prompt or "")
+        refused = poverty.act(0, {"poverty shift": ["club ace", "club ace", "spade ace"]})
+        self.assertIsInstance(refused, Errors)
+        assert isinstance(refused, Errors)
+        self.assertIn("every trump", errorText(refused.errors[0]) or "")
+
+    def test_errorsInWords(self) -> None:
+        game = _start(97110)
+        late = game.act(2, {"reservation": "normal"})
+        assert isinstance(late, Errors)
+        self.assertEqual(errorText(late.errors[0]), "It is not your turn.")
+        for _ in range(4):
+            _ok(game.act(game.waitingFor()[0], {"reservation": "normal"}))
+        leader = game.waitingFor()[0]
+        _ok(game.act(leader, {"card": dk.botCard(game.view(leader))}))
+        seat = game.waitingFor()[0]
+        legal = set(game.legalCardsFor(seat))
+        illegal = [c for c in game.game.hands[seat] if c not in legal]
+        if illegal:
+            refused = game.act(seat, {"card": illegal[0]})
+            assert isinstance(refused, Errors)
+            self.assertRegex(errorText(refused.errors[0]) or "", r"^That card is not allowed: you must "
+                                                            r"follow (trump|clubs|spades|hearts)\.$")
+        absent = [c for c in sorted(dk.CARDS) if c not in game.game.hands[seat]][0]
+        refused = game.act(seat, {"card": absent})
+        assert isinstance(refused, Errors)
+        self.assertIn("You do not hold", errorText(refused.errors[0]) or "")
+        refused = game.act(seat, {"announcement": "no 30"})
+        if isinstance(refused, Errors):
+            self.assertEqual(errorText(refused.errors[0]), "You cannot announce no 30 now.")
+
+    def test_wordsTellOnlyWhatIsPublic(self) -> None:
+        """The game state's words: cards only as they are played, never a hand or a shift."""
+        for seed in (4, 22):
+            game = _start(seed)
+            while not game.over:
+                (seat,) = game.waitingFor()
+                steps = _ok(game.act(seat, dk.doppelkopfBot(game.view(seat), seat)))
+                text = steps.game_state.text or ""
+                self.assertNotIn("seed", text)
+                for label in {dk.cardLabel(c) for c in dk.CARDS}:
+                    for found in re.finditer(re.escape(label) + r"(?![0-9])", text):
+                        self.assertTrue(text[:found.start()].endswith("played "), text)
+            self.assertIn("the party is over", steps.game_state.text or "")
+
+    def test_scoreSheet(self) -> None:
+        """Between games the table shows the last game's score and the sheet; at the end, all."""
+        game = _start(97110)
+        while not game.summaries:
+            (seat,) = game.waitingFor()
+            _ok(game.act(seat, dk.doppelkopfBot(game.view(seat), seat)))
+        (seat,) = game.waitingFor()
+        texts = [str(t.get("content")) for t in game.display(seat).content]
+        sheets = [t for t in game.display(seat).content if t.get("class") == "score-sheet"]
+        self.assertEqual(len(sheets), 1)
+        self.assertTrue(any(t.startswith("Game 1 (") for t in texts), texts)
+        while not game.over:
+            (seat,) = game.waitingFor()
+            _ok(game.act(seat, dk.doppelkopfBot(game.view(seat), seat)))
+        sheet = [t for t in game.display(None).content if t.get("class") == "score-sheet"][0]
+        rows = [t["content"] for t in sheet["content"] if t.get("x") == 16]  # type: ignore[index,union-attr,call-overload]
+        self.assertEqual(rows, ["Game"] + [str(n + 1) for n in range(len(game.summaries))]
+                         + ["Total"])
+        self.assertEqual(game.instructions().requested_actions, ())
+        over = game.act(0, {"card": "club queen"})
+        assert isinstance(over, Errors)
+        self.assertEqual(errorText(over.errors[0]), "The party is over.")

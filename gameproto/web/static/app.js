@@ -1147,7 +1147,11 @@ function renderActions() {
     $("#text-label").textContent = typeof text.prompt === "string" && text.prompt
       ? capitalised(text.prompt) : "Your answer";
     $("#text-format").textContent = `at most ${limit} characters`;
-    if (wasHidden) input.focus();
+    // Typing is the only way asked: the field gets the focus.  When a click or a
+    // key is asked too (Doppelkopf's reservation buttons), typing is the other
+    // way: no focus, so that a phone does not open its keyboard each time.
+    const alternative = state.requested.some((r) => r.type === "CLICK" || r.type === "KEY");
+    if (wasHidden && !alternative) input.focus();
   }
   renderPickBar();
 }
