@@ -375,10 +375,22 @@ def startServer(args: argparse.Namespace, work: Path, name: str, store: str,
     db = work / f"{name}.sqlite" if store == "sqlite" else None
     argv += ["gameproto", "--db", ":memory:" if db is None else str(db),
              "--ports", harness.onlyPorts("engine", f"tcp:{port}:interface=127.0.0.1"),
-             *harness.loadLimits(args.server_tree)]
+             *harness.loadLimits(args.server_tree), *gameLimits(args.server_tree)]
     child = Child(name, argv, args.max_seconds, work / f"{name}.out", args.server_cpu,
                   serverEnv(args.server_tree), cwd=args.server_tree)
     return child, port, db
+
+
+def gameLimits(serverTree: Path) -> list[str]:
+    """
+    The option that lifts the cap on the games one address has open at once
+    (20 by default): every client here comes from 127.0.0.1, and each pair
+    keeps a game open.  Nothing for a tree from before that cap.
+    """
+    tap = serverTree / "gameproto" / "tap.py"
+    if not tap.exists() or "engine-max-games-per-peer" not in tap.read_text():
+        return []
+    return ["--engine-max-games-per-peer", "1000"]
 
 
 def readDatabase(db: Path, ended: dict[int, int]) -> dict[str, Any]:

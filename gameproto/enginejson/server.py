@@ -9,6 +9,7 @@ matchmakers and hosts apply each protocol's rules.
 from __future__ import annotations
 
 import random
+import weakref
 
 import attrs
 from twisted.internet.defer import Deferred
@@ -161,12 +162,15 @@ class EngineJsonPlayer:
         # Which action these instructions follow: a player who sent one knows
         # it was accepted when "by" names them (errors say it was refused).
         actions = table.record.actions
+        # The display is the seat's (None: the spectators') of this turn, made
+        # and encoded once for every message that carries it.
+        displays, encoded = self.server.displays.get(table, seat)
         message: dict[str, JSON] = {
             "type": "instructions", "game": table.id,
             "player": None if seat is None else seat + 1,
             "turn": len(actions),
             "by": actions[-1].seat + 1 if actions else None,
-            "displays": [table.engine.display(seat).asJSON()],
+            "displays": displays,
             "requested_actions": requested,
             "waiting_for": sorted({r.player + 1 for r in instructions.requested_actions}),
             "clocks": clocks(table, instructions),
@@ -175,7 +179,7 @@ class EngineJsonPlayer:
         colours = seatColours(table.engine)
         if colours is not None:
             message["colours"] = colours
-        self.send(message)
+        self.send(wire.Encoded(message, wire.encodeWith(message, "displays", encoded)))
         if instructions.game_state.gameover:
             self.ended(table, None, instructions.game_state.text)
 
@@ -217,6 +221,51 @@ class EngineJsonPlayer:
 
     def keepWaiting(self) -> None:
         self.protocol.setTimeout(self.server.settings.idleTimeout)
+
+
+class _TurnDisplays:
+    """One table's displays at one turn: for each seat (None: the spectators), its JSON."""
+
+    __slots__ = ("turn", "engine", "displays")
+
+    def __init__(self, turn: int, engine: object) -> None:
+        self.turn = turn
+        self.engine = engine
+        self.displays: dict[Seat | None, tuple[list[JSON], bytes]] = {}
+
+
+class DisplayCache:
+    """
+    Each seat's display, as JSON and encoded, made once per turn of each
+    table and shared by every message that turn: the seat's own
+    instructions, sent again (a seat taken back); the spectators' one
+    public display, made once for all of them.  A seat's display is only
+    ever given for that seat: the spectators (None) have their own.  A new
+    turn (an action recorded) or a new engine (a game restored) makes them
+    again; a table no longer referenced leaves the cache.
+    """
+
+    def __init__(self) -> None:
+        self._tables: weakref.WeakKeyDictionary[Table, _TurnDisplays] = \
+            weakref.WeakKeyDictionary()
+        self.made = 0
+        """Displays made (a miss of the cache), for tests."""
+
+    def get(self, table: Table, seat: Seat | None) -> tuple[list[JSON], bytes]:
+        """``seat``'s ``displays`` list at the table's current turn, and its JSON bytes."""
+        turn = len(table.record.actions)
+        current = self._tables.get(table)
+        if current is None:
+            current = self._tables[table] = _TurnDisplays(turn, table.engine)
+        elif current.turn != turn or current.engine is not table.engine:
+            current.turn, current.engine = turn, table.engine
+            current.displays = {}
+        cached = current.displays.get(seat)
+        if cached is None:
+            displays: list[JSON] = [table.engine.display(seat).asJSON()]
+            cached = current.displays[seat] = (displays, wire.dumps(displays))
+            self.made += 1
+        return cached
 
 
 def clocks(table: Table, instructions: Instructions) -> list[dict[str, JSON]]:
@@ -268,6 +317,8 @@ class EngineJsonServer(GameServer[EngineJsonSettings]):
         hub: Hub | None = None,
     ) -> None:
         super().__init__(settings, clock, store, rng, hub=hub)
+        self.displays = DisplayCache()
+        """Each table's displays of the current turn, made once (L{DisplayCache})."""
 
     @property
     def registry(self) -> EngineRegistry:

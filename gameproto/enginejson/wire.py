@@ -9,9 +9,14 @@ server's side), L{parseServer} the server's (a client's side).
 from __future__ import annotations
 
 import json
-from typing import Any, Final
+from typing import Any, Callable, Final
 
 import attrs
+
+try:  # the fast path: orjson, when installed (``pip install gameproto[fast]``)
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - the standard library does it all
+    _orjson = None  # type: ignore[assignment]
 
 from gameproto.buffer import Malformed as Malformed, NeedMore, ReceiveBuffer
 # Re-exported from their old home here: what checks a client's JSON is shared.
@@ -124,7 +129,7 @@ def parse(data: bytes | str) -> ClientMessage | Malformed:
     if len(data) > MAX_MESSAGE:
         return Malformed("message too long")
     try:
-        message = json.loads(data)
+        message = loads(data)
     except (ValueError, UnicodeDecodeError, RecursionError):
         return Malformed("not JSON")
     if not isinstance(message, dict):
@@ -354,15 +359,114 @@ def parseServer(data: bytes | str) -> ServerMessage | Malformed:
     if len(data) > MAX_MESSAGE:
         return Malformed("message too long")
     try:
-        message = json.loads(data)
+        message = loads(data)
     except (ValueError, UnicodeDecodeError, RecursionError):
         return Malformed("not JSON")
     return readServerMessage(message)
 
 
+# -- JSON, fast when orjson is there ------------------------------------------
+
+
+def _stdlibDumps(value: JSON) -> bytes:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def _fastDumps(value: JSON) -> bytes:
+    # orjson writes the same JSON as the standard library for what the server
+    # sends (UTF-8, no spaces, non-ASCII as is); anything it refuses (an int
+    # over 64 bits, a key that is not a string) goes to the standard library.
+    # The bytes never depend on whether orjson is installed but for the
+    # spelling of some floats (1e16 for 1e+16; the same numbers read back)
+    # and a NaN or an infinity, which orjson writes null where the standard
+    # library wrote NaN (not JSON): no server message holds one, as clients'
+    # JSON, external engines' and parameters are refused with them.
+    try:
+        return _orjson.dumps(value)
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return _stdlibDumps(value)
+
+
+def _fastLoads(data: bytes | str) -> JSON:
+    # What orjson reads it reads as the standard library does; what it
+    # refuses (NaN, ints over 64 bits, lone surrogates, UTF-16, deep nesting)
+    # the standard library reads or refuses as before.
+    try:
+        return _orjson.loads(data)
+    except ValueError:  # orjson.JSONDecodeError is a ValueError
+        return json.loads(data)
+
+
+dumps: Callable[[JSON], bytes] = _stdlibDumps if _orjson is None else _fastDumps
+"""Compact UTF-8 JSON of ``value``: orjson when installed, else the standard library."""
+
+loads: Callable[[bytes | str], JSON] = json.loads if _orjson is None else _fastLoads
+"""C{json.loads}, through orjson when installed (same values, same errors)."""
+
+
 def encode(message: dict[str, JSON]) -> bytes:
-    """One server message, UTF-8 JSON (no newline: the transport frames it)."""
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    """
+    One server message, UTF-8 JSON (no newline: the transport frames it).
+    An L{Encoded} message is written as the bytes it carries.
+    """
+    if type(message) is Encoded:
+        return message.data
+    return dumps(message)
+
+
+class Encoded(dict[str, JSON]):
+    """
+    A server message already encoded: the message itself (a dict, as any
+    other message, for whoever looks at what is sent) and its JSON bytes,
+    which L{encode} writes as they are.  Built by L{splice}.
+    """
+
+    __slots__ = ("data",)
+
+    def __init__(self, message: dict[str, JSON], data: bytes) -> None:
+        super().__init__(message)
+        self.data = data
+
+
+def splice(message: dict[str, JSON], key: str, value: JSON, encoded: bytes,
+           after: str) -> Encoded:
+    """
+    ``message`` with ``key`` set to ``value``, whose JSON is ``encoded``
+    (already made, shared by several messages), inserted right after key
+    ``after`` (keys keep their order): only the rest is encoded now.
+    """
+    whole: dict[str, JSON] = {}
+    for k, v in message.items():
+        whole[k] = v
+        if k == after:
+            whole[key] = value
+    return Encoded(whole, encodeWith(whole, key, encoded))
+
+
+def _spliceBytes(message: dict[str, JSON], key: str, encoded: bytes) -> bytes:
+    keys = list(message)
+    cut = keys.index(key)
+    head = dumps({k: message[k] for k in keys[:cut]}) if cut else b"{}"
+    tail = dumps({k: message[k] for k in keys[cut + 1:]})
+    return b"".join((b"{" if not cut else head[:-1] + b",", dumps(key), b":", encoded,
+                     b"," + tail[1:] if len(tail) > 2 else b"}"))
+
+
+def encodeWith(message: dict[str, JSON], key: str, encoded: bytes) -> bytes:
+    """
+    The JSON of ``message``, whose value at ``key`` is already encoded as
+    ``encoded``: that part is copied, not encoded again (orjson's
+    C{Fragment}, or the standard library's JSON of the rest around it).
+    """
+    if _fragment is not None:
+        try:
+            return _orjson.dumps({**message, key: _fragment(encoded)})
+        except TypeError:
+            pass
+    return _spliceBytes(message, key, encoded)
+
+
+_fragment: Callable[[bytes], object] | None = getattr(_orjson, "Fragment", None)
 
 
 class LineReader:

@@ -296,7 +296,7 @@ class FreeDokoClientProtocol(WireProtocol):
         mirror.opened = mirror.taken = 0
         mirror.log = []
         mirror.requested = {}
-        self._news(self.dealt)
+        self._news("dealt", self.dealt)
         self._maybeDecide(mirror)
 
     def startGame(self, mirror: Mirror) -> None:
@@ -308,11 +308,11 @@ class FreeDokoClientProtocol(WireProtocol):
             # a thrown deal or a poverty nobody took: the next deal's reservations follow
             mirror.deals = len(game.redeals)
             mirror.dealOpen = True
-            self._news(self.dealt)
+            self._news("dealt", self.dealt)
         else:
             mirror.dealOpen = False
             mirror.playOpen = True
-            self._news(self.gameStarted)
+            self._news("gameStarted", self.gameStarted)
         self._maybeDecide(mirror)
 
     def finishGame(self, mirror: Mirror) -> None:
@@ -449,7 +449,7 @@ class FreeDokoClientProtocol(WireProtocol):
         if not self._act(mirror, player, action, f"{card} of player {player}"):
             self.machine.abort(f"player {player}'s {card} is not what our rules allow")
             return
-        self._news(lambda view: self.cardPlayed(player, card, view))
+        self._news("cardPlayed", lambda view: self.cardPlayed(player, card, view))
         if len(game.tricks) > tricks:
             mirror.playOpen = game.phase == dk.PLAYING
 
@@ -482,7 +482,7 @@ class FreeDokoClientProtocol(WireProtocol):
             theirs = theirs[:2] + (trick.winner,)
         if theirs != ours:
             self._mismatch(mirror, f"trick {index + 1}: the parent's {theirs}, ours {ours}")
-        self._news(lambda view: self.trickTaken(trick, view))
+        self._news("trickTaken", lambda view: self.trickTaken(trick, view))
 
     def applySync(self, mirror: Mirror, message: wire.SyncGameplayActions) -> None:
         def essential(actions: Iterable[wire.Action]) -> list[object]:
@@ -537,7 +537,15 @@ class FreeDokoClientProtocol(WireProtocol):
                  name=self.name, text=text)
         self.mismatch(text)
 
-    def _news(self, hook: Callable[[DoppelkopfView], None]) -> None:
+    def _news(self, name: str, hook: Callable[[DoppelkopfView], None]) -> None:
+        """
+        Call the news hook ``name`` (through ``hook``) with our view, unless
+        it is the base class's no-op: building a view costs as much as
+        applying the move it follows, and no-op hooks are most of them.
+        """
+        if name not in self.__dict__ and (getattr(type(self), name)
+                                          is getattr(FreeDokoClientProtocol, name)):
+            return
         view = self.view()
         if view is not None:
             hook(view)

@@ -190,10 +190,19 @@ class GameFacts:
         return cls(game.seed, tuple(game.povertyCards), tuple(game.povertyReturned))
 
 
-def card(name: str) -> wire.Card:
-    """A card of the engine (``club queen``) on the wire."""
+def _wireCard(name: str) -> wire.Card:
     color, _, value = name.partition(" ")
     return wire.Card(color, value)
+
+
+_WIRE_CARDS = {name: _wireCard(name) for name in doppelkopf.CARDS}
+"""The 24 cards on the wire, built once (frozen: shared by every line that names one)."""
+
+
+def card(name: str) -> wire.Card:
+    """A card of the engine (``club queen``) on the wire."""
+    found = _WIRE_CARDS.get(name)
+    return found if found is not None else _wireCard(name)
 
 
 def reservationAction(seat: Seat, text: str) -> wire.Reservation:

@@ -22,6 +22,7 @@ the scores have no such primes.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -146,6 +147,29 @@ def countOudlers(cards: Iterable[int]) -> int:
     return sum(1 for c in cards if c in OUDLERS)
 
 
+class _CardTable(dict):  # type: ignore[type-arg]
+    """
+    A card function's values for the 78 cards, read as ``table[card]``;
+    any other int is computed by the function itself, so that a table is
+    exactly its function, on any input.
+    """
+
+    def __init__(self, function: Any) -> None:
+        super().__init__((card, function(card)) for card in DECK)
+        self.function = function
+
+    def __missing__(self, card: int) -> Any:
+        return self.function(card)
+
+
+# The card functions above are the definitions; the hot paths (the engine's
+# steps, the bot) read these tables of them (a test checks they agree).
+_SUIT = _CardTable(suitOf)
+_RANK = _CardTable(rankOf)
+_POINTS = _CardTable(cardPoints)
+_FACE = _CardTable(cardFace)
+
+
 # -- bids and the discard ----------------------------------------------------
 
 
@@ -219,6 +243,40 @@ def legalCards(hand: Iterable[int], played: Sequence[int]) -> tuple[int, ...]:
     return tuple((over or trumps) + excuse)
 
 
+def _legal(cards: Sequence[int], played: Sequence[int]) -> tuple[int, ...]:
+    """
+    L{legalCards} for a hand already sorted, of cards 0..77 (the engine's
+    own), by slices of the sorted hand: a suit, the trumps and the trumps
+    above a given one are each one run of it.
+    """
+    suit = None
+    for card in played:
+        if card != EXCUSE:
+            suit = _SUIT[card]
+            break
+    if suit is None:
+        return tuple(cards)
+    excuse = bool(cards) and cards[-1] == EXCUSE
+    if suit != TRUMPS:
+        low = bisect_left(cards, 14 * suit)
+        high = bisect_left(cards, 14 * suit + 14, low)
+        if low < high:
+            following = list(cards[low:high])
+            if excuse:
+                following.append(EXCUSE)
+            return tuple(following)
+    low = bisect_left(cards, PETIT)
+    high = bisect_left(cards, EXCUSE, low)
+    if low == high:
+        return tuple(cards)
+    highest = max((c for c in played if PETIT <= c <= MONDE), default=-1)
+    above = bisect_right(cards, highest, low, high)
+    allowed = list(cards[above:high] if above < high else cards[low:high])
+    if excuse:
+        allowed.append(EXCUSE)
+    return tuple(allowed)
+
+
 def trickWinner(played: Sequence[int]) -> int:
     """
     The index (in play order) of the card that wins the trick: the highest
@@ -235,10 +293,10 @@ def trickWinner(played: Sequence[int]) -> int:
             best = index
             continue
         top = played[best]
-        if isTrump(card):
-            if not isTrump(top) or card > top:
+        if PETIT <= card <= MONDE:  # isTrump, inline: once a trick
+            if not PETIT <= top <= MONDE or card > top:
                 best = index
-        elif not isTrump(top) and suitOf(card) == suit and card > top:
+        elif not PETIT <= top <= MONDE and suitOf(card) == suit and card > top:
             best = index
     return best
 
@@ -450,6 +508,31 @@ def _buttonZones(count: int) -> tuple[Zone, ...]:
                  for i in range(count))
 
 
+# What the engine's steps would otherwise build again on every action, made
+# once: zones and contract objects are frozen, so sharing them changes
+# nothing a reader can see.
+_HAND_ZONES: tuple[tuple[Zone, ...], ...] = tuple(
+    tuple(Zone(x, y, CARD_W, CARD_H) for x, y in handPlaces(count))
+    for count in range(HAND_SIZE + CHIEN_SIZE + 1))
+"""The zones of each card of a hand of 0..24 cards, in order."""
+_BID_ZONES = _buttonZones(GARDE_CONTRE + 1)
+_LEFT = ("LEFT",)
+_BID_REQUESTS: dict[tuple[Seat, int], RequestedAction] = {}
+"""A bidder's request, by seat and the highest bid so far (filled as met)."""
+_REPLAY_REQUESTS = tuple(
+    RequestedAction(seat, "CLICK", zones=_buttonZones(2), buttons=_LEFT,
+                    prompt="play another deal, or stop")
+    for seat in range(PLAYERS))
+_CARD_EVENTS = tuple(tuple(Event("card", card, seat) for card in DECK) for seat in range(PLAYERS))
+_CARD_WORDS = tuple(tuple(f"player {seat + 1} played {cardFace(card)}" for card in DECK)
+                    for seat in range(PLAYERS))
+_WON_WORDS = tuple(f"player {seat + 1} won the trick" for seat in range(PLAYERS))
+_BID_EVENTS = tuple(tuple(Event("bid", bid, seat) for bid in range(GARDE_CONTRE + 1))
+                    for seat in range(PLAYERS))
+_REPLAY_EVENTS = tuple({answer: Event("replay", answer, seat) for answer in (True, False)}
+                       for seat in range(PLAYERS))
+
+
 class TarotGame:
     """
     A table session of French Tarot under the engine contract: deals follow
@@ -479,6 +562,15 @@ class TarotGame:
         """What happened in the step being played, in words (the game state's text)."""
         self.ending: str | None = None
         """Why the session is over, in words (once it is)."""
+        self._stamp = 0
+        """Counts the steps: what is cached below holds for one step only."""
+        self._hands: list[tuple[int, set[int], int, tuple[int, ...]] | None] = [None] * PLAYERS
+        """By seat: (step, its hand set, the set's size, the hand sorted)."""
+        self._legalCache: tuple[tuple[int, Seat, set[int], int, list[int], int],
+                                tuple[int, ...]] | None = None
+        """((step, seat, its hand set, the set's size, the trick's list, its size), legal cards)."""
+        self._shown: tuple[tuple[int, ...] | None, tuple[int, ...]] = (None, ())
+        """(a discard, the trumps in it)."""
         self._newDeal()
         self._lastEvents = tuple(self._events)
         self._events = []
@@ -553,7 +645,7 @@ class TarotGame:
 
     def _bid(self, seat: Seat, bid: int) -> None:
         self.bids[seat] = bid
-        self._emit(Event("bid", bid, seat))
+        self._emit(_BID_EVENTS[seat][bid])
         self._words.append(f"player {seat + 1} "
                            + ("passes" if bid == PASS else f"bids {BID_NAMES[bid]}"))
         if NOBODY in self.bids:
@@ -596,14 +688,14 @@ class TarotGame:
         self.hands[seat].discard(card)
         self.trick[seat] = card
         self.played.append(card)
-        self._emit(Event("card", card, seat))
-        self._words.append(f"player {seat + 1} played {cardFace(card)}")
+        self._events.append(_CARD_EVENTS[seat][card])  # _emit
+        self._words.append(_CARD_WORDS[seat][card])
         if len(self.played) < PLAYERS:
             self.turn = (seat + 1) % PLAYERS
             return
         leader = self.leader
         assert leader is not None
-        order = [(leader + i) % PLAYERS for i in range(PLAYERS)]
+        order = _ORDERS[leader % PLAYERS]
         winner = order[trickWinner(self.played)]
         last = self.tricksPlayed == TRICKS - 1
         cards = list(self.played)
@@ -621,7 +713,7 @@ class TarotGame:
         if last and PETIT in cards:
             self.petitAuBout = self._takerSide(winner)
         self._emit(Event("trick", {"cards": list(self.trick), "winner": winner}))
-        self._words.append(f"player {winner + 1} won the trick")
+        self._words.append(_WON_WORDS[winner])
         self.previousTrick = self.trick
         self.lastTrickWinner = winner
         self.trick = [NOBODY] * PLAYERS
@@ -663,7 +755,7 @@ class TarotGame:
 
     def _replay(self, seat: Seat, answer: bool) -> None:
         self.replayAnswers[seat] = answer
-        self._emit(Event("replay", answer, seat))
+        self._emit(_REPLAY_EVENTS[seat][answer])
         self._words.append(f"player {seat + 1} "
                            + ("wants another deal" if answer else "stops"))
         if None in self.replayAnswers:
@@ -696,15 +788,39 @@ class TarotGame:
         """The cards ``seat`` may play now (empty when it is not its turn)."""
         if self.phase != PLAY or seat != self.turn:
             return ()
-        return legalCards(self.hands[seat], self.played)
+        # Asked three times a card (the request's zones, the seat's view,
+        # the check of its card): computed once a step.
+        hand, played = self.hands[seat], self.played
+        # the same step, seat, hand and trick (the same objects: held here,
+        # so never another's; and sizes: tests change them in place)
+        key = (self._stamp, seat, hand, len(hand), played, len(played))
+        cached = self._legalCache
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        legal = _legal(self._sortedHand(seat), played)
+        self._legalCache = (key, legal)
+        return legal
+
+    def _sortedHand(self, seat: Seat) -> tuple[int, ...]:
+        """``tuple(sorted(self.hands[seat]))``, sorted once a step."""
+        hand = self.hands[seat]
+        cached = self._hands[seat]
+        if (cached is not None and cached[0] == self._stamp and cached[1] is hand
+                and cached[2] == len(hand)):
+            return cached[3]
+        cards = tuple(sorted(hand))
+        self._hands[seat] = (self._stamp, hand, len(hand), cards)
+        return cards
 
     def _handZones(self, seat: Seat, cards: Iterable[int]) -> tuple[Zone, ...]:
-        hand = sorted(self.hands[seat])
+        hand = self._sortedHand(seat)
+        count = len(hand)
+        zones = (_HAND_ZONES[count] if count < len(_HAND_ZONES) else
+                 tuple(Zone(x, y, CARD_W, CARD_H) for x, y in handPlaces(count)))
         wanted = set(cards)
-        return tuple(
-            Zone(x, y, CARD_W, CARD_H)
-            for (x, y), c in zip(handPlaces(len(hand)), hand) if c in wanted
-        )
+        if len(wanted) == count and wanted.issuperset(hand):
+            return zones
+        return tuple([zone for zone, c in zip(zones, hand) if c in wanted])
 
     def _discardPick(self, seat: Seat) -> Pick:
         """The cards the taker may click to make its discard: those it may discard."""
@@ -716,12 +832,18 @@ class TarotGame:
     def _requestFor(self, seat: Seat) -> tuple[RequestedAction, ...]:
         if seat not in self.waitingFor():
             return ()
+        return self._request(seat)
+
+    def _request(self, seat: Seat) -> tuple[RequestedAction, ...]:
+        """What ``seat``, awaited, is asked."""
         if self.phase == BIDDING:
-            zones = _buttonZones(GARDE_CONTRE + 1)
-            allowed = legalBids(self.bids)
-            chosen = tuple(zones[b] for b in allowed)
-            return (RequestedAction(seat, "CLICK", zones=chosen, buttons=("LEFT",),
-                                    prompt="click your bid"),)
+            key = (seat, max(max(self.bids, default=PASS), PASS))
+            request = _BID_REQUESTS.get(key)
+            if request is None:
+                chosen = tuple(_BID_ZONES[b] for b in legalBids(self.bids))
+                request = _BID_REQUESTS[key] = RequestedAction(
+                    seat, "CLICK", zones=chosen, buttons=_LEFT, prompt="click your bid")
+            return (request,)
         if self.phase == DISCARD:
             return (
                 RequestedAction(seat, "CLICK", zones=_buttonZones(1), buttons=("LEFT",),
@@ -731,14 +853,27 @@ class TarotGame:
                                 prompt="pick the six cards to discard, then confirm"),
             )
         if self.phase == PLAY:
-            zones = self._handZones(seat, self.legalCardsFor(seat))
-            return (RequestedAction(seat, "CLICK", zones=zones, buttons=("LEFT",),
+            legal = self.legalCardsFor(seat)
+            hand = self._sortedHand(seat)  # sorted for legalCardsFor: kept for this step
+            count = len(hand)
+            if count < len(_HAND_ZONES):  # legal: some of hand, in the same order
+                zones = _HAND_ZONES[count]
+                if len(legal) != count:
+                    zones = tuple([zone for zone, c in zip(zones, hand) if c in legal])
+            else:
+                zones = self._handZones(seat, legal)
+            return (RequestedAction(seat, "CLICK", zones=zones, buttons=_LEFT,
                                     prompt="click a lit card to play it"),)
+        if 0 <= seat < PLAYERS:
+            return (_REPLAY_REQUESTS[seat],)
         return (RequestedAction(seat, "CLICK", zones=_buttonZones(2), buttons=("LEFT",),
                                 prompt="play another deal, or stop"),)
 
     def _requested(self) -> tuple[RequestedAction, ...]:
-        return tuple(r for s in self.waitingFor() for r in self._requestFor(s))
+        waiting = self.waitingFor()
+        if len(waiting) == 1:
+            return self._request(waiting[0])
+        return tuple(r for s in waiting for r in self._request(s))
 
     def _state(self) -> GameState:
         """The totals; in words, what the last step did, or once over why."""
@@ -747,11 +882,16 @@ class TarotGame:
         return GameState(tuple(self.totals), over, text=text or None)
 
     def _step(self) -> Instructions:
-        self._lastEvents = tuple(self._events)
+        self._stamp += 1
+        self._lastEvents = events = tuple(self._events)
         self._events = []
         self._lastWords = "; ".join(self._words)
         self._words = []
-        return Instructions(self._requested(), self._state(), self._lastEvents)
+        if self.phase == PLAY and self.turn is not None:  # _requested, for one seat
+            requested = self._request(self.turn)
+        else:
+            requested = self._requested()
+        return Instructions(requested, self._state(), events)
 
     # -- the contract ------------------------------------------------------
 
@@ -760,16 +900,25 @@ class TarotGame:
                             initvalues=dict(self.initvalues))
 
     def act(self, seat: Seat, action: JSON) -> Instructions | Errors:
-        if self.phase == OVER or seat not in self.waitingFor():
-            why = "The game is over." if self.phase == OVER else "It is not your turn."
+        phase = self.phase
+        if phase == PLAY and type(action) is dict and len(action) == 1:
+            # The common case first: a card, from the seat to play.
+            value = action.get("card", self)
+            if (value is not self and self.turn is not None and seat == self.turn
+                    and type(value) is int and 0 <= value < len(DECK)
+                    and value in self.legalCardsFor(seat)):
+                self._play(seat, value)
+                return self._step()
+        if phase == OVER or seat not in self.waitingFor():
+            why = "The game is over." if phase == OVER else "It is not your turn."
             return Errors((UnexpectedAction(seat, action, text=why),))
         if not isinstance(action, Mapping) or len(action) != 1:
             return Errors((BadFormat(),))
         ((kind, value),) = action.items()
         if kind not in _KINDS.values():
             return Errors((BadFormat(),))
-        if kind != _KINDS[self.phase]:
-            return Errors((UnexpectedAction(seat, action, text=_DOING[self.phase]),))
+        if kind != _KINDS[phase]:
+            return Errors((UnexpectedAction(seat, action, text=_DOING[phase]),))
 
         def wrong(text: str) -> Errors:
             requested = self._requestFor(seat)[0].asJSON()
@@ -814,32 +963,29 @@ class TarotGame:
         return self.phase, tuple(self.bids), tuple(self.trick), tuple(self.previousTrick)
 
     def view(self, seat: Seat) -> TarotView:
-        ended = self.phase in (END, OVER)
-        shown = self.contract in (PETITE, GARDE) or self.contract == PASS
-        chien = self.chien if (shown and self.phase != BIDDING) or ended else None
-        discard = self.discard if self.discard is not None and (seat == self.taker or ended) else None
-        shownTrumps = tuple(c for c in self.discard or () if isTrump(c))
+        phase, contract, discard = self.phase, self.contract, self.discard
+        ended = phase in (END, OVER)
+        shown = contract in (PETITE, GARDE) or contract == PASS
+        shownFrom, shownTrumps = self._shown
+        if shownFrom is not discard:
+            shownTrumps = tuple(c for c in discard or () if isTrump(c))
+            self._shown = (discard, shownTrumps)
+        score = self.lastScore
+        if score is not None:
+            score = score.copy()  # as _copyScore: each list copied too
+            for key, value in score.items():
+                if isinstance(value, list):
+                    score[key] = list(value)
+        # positional, in the order of TarotView's fields
         return TarotView(
-            seat=seat,
-            phase=self.phase,
-            dealer=self.dealer,
-            deal=self.dealNumber,
-            hand=tuple(sorted(self.hands[seat])),
-            bids=tuple(self.bids),
-            taker=self.taker,
-            contract=self.contract,
-            chien=chien,
-            discard=discard,
-            shownTrumps=shownTrumps,
-            trick=tuple(self.trick),
-            leader=self.leader,
-            previousTrick=tuple(self.previousTrick),
-            toPlay=self.turn if self.phase in (BIDDING, DISCARD, PLAY) else None,
-            legalCards=self.legalCardsFor(seat),
-            tricksPlayed=self.tricksPlayed,
-            totals=tuple(self.totals),
-            lastScore=_copyScore(self.lastScore),
-            replayAnswers=tuple(self.replayAnswers),
+            seat, phase, self.dealer, self.dealNumber, self._sortedHand(seat),
+            tuple(self.bids), self.taker, contract,
+            self.chien if (shown and phase != BIDDING) or ended else None,
+            discard if discard is not None and (seat == self.taker or ended) else None,
+            shownTrumps, tuple(self.trick), self.leader, tuple(self.previousTrick),
+            self.turn if phase in (BIDDING, DISCARD, PLAY) else None,
+            self.legalCardsFor(seat) if seat == self.turn else (),
+            self.tricksPlayed, tuple(self.totals), score, tuple(self.replayAnswers),
         )
 
     def display(self, seat: Seat | None) -> Display:
@@ -1036,7 +1182,11 @@ def _isInt(value: Any) -> bool:
 def _copyScore(score: dict[str, JSON] | None) -> dict[str, JSON] | None:
     if score is None:
         return None
-    return {k: list(v) if isinstance(v, list) else v for k, v in score.items()}
+    copy = score.copy()
+    for key, value in score.items():
+        if isinstance(value, list):
+            copy[key] = list(value)
+    return copy
 
 
 def _text(x: float, y: float, content: str, size: int = 16, fill: str = _INK,
@@ -1142,7 +1292,7 @@ def handStrength(hand: Iterable[int]) -> int:
     knights 2, jacks 1, and long suits and voids (with trumps) a bonus.
     """
     cards = set(hand)
-    trumps = [c for c in cards if isTrump(c)]
+    trumps = [c for c in cards if PETIT <= c <= MONDE]  # isTrump
     n = len(trumps)
     score = 0
     if MONDE in cards:
@@ -1152,17 +1302,24 @@ def handStrength(hand: Iterable[int]) -> int:
     if PETIT in cards:
         score += 8 if n >= 6 else 5 if n >= 4 else 1
     score += sum(2 + (rankOf(c) >= 16) for c in trumps)
+    length = dict.fromkeys(SUITS, 0)
+    for c in cards:
+        suit = _SUIT[c]
+        if suit in length:
+            length[suit] += 1
+            score += _HONOURS[c]
     for suit in SUITS:
-        inSuit = [c for c in cards if suitOf(c) == suit]
-        for c in inSuit:
-            score += {14: 6, 13: 3, 12: 2, 11: 1}.get(rankOf(c), 0)
-        if len(inSuit) >= 5:
-            score += 2 * (len(inSuit) - 3)
-        elif not inSuit and n >= 5:
+        if length[suit] >= 5:
+            score += 2 * (length[suit] - 3)
+        elif not length[suit] and n >= 5:
             score += 6
-        elif len(inSuit) == 1 and n >= 5:
+        elif length[suit] == 1 and n >= 5:
             score += 3
     return score
+
+
+_HONOURS = _CardTable(lambda card: {14: 6, 13: 3, 12: 2, 11: 1}.get(rankOf(card), 0))
+"""What L{handStrength} counts for a card of a suit: its rank's honour."""
 
 
 def botBid(hand: Iterable[int], bids: Sequence[int]) -> int:
@@ -1183,17 +1340,18 @@ def botDiscard(hand: Iterable[int]) -> tuple[int, ...]:
     ordinary, trumps = discardable(cards)
     if len(ordinary) <= CHIEN_SIZE:
         return tuple(sorted(ordinary + trumps[: CHIEN_SIZE - len(ordinary)]))
-    length = {s: sum(1 for c in cards if suitOf(c) == s) for s in SUITS}
+    inSuits = [_SUIT[c] for c in cards]
+    length = {s: inSuits.count(s) for s in SUITS}
+    kings = {_SUIT[c] for c in cards if c < PETIT and c % 14 == 13}  # isKing
     chosen: list[int] = []
-    voidable = sorted((s for s in SUITS if length[s] and all(not isKing(c) for c in cards
-                                                               if suitOf(c) == s)),
+    voidable = sorted((s for s in SUITS if length[s] and s not in kings),
                       key=lambda s: length[s])
     for suit in voidable:
-        inSuit = [c for c in ordinary if suitOf(c) == suit]
+        inSuit = [c for c in ordinary if _SUIT[c] == suit]
         if len(chosen) + len(inSuit) <= CHIEN_SIZE:
             chosen += inSuit
     rest = sorted((c for c in ordinary if c not in chosen),
-                  key=lambda c: (length[suitOf(c)], -cardPoints(c), -c))
+                  key=lambda c: (length[_SUIT[c]], -_POINTS[c], -c))
     chosen += rest[: CHIEN_SIZE - len(chosen)]
     return tuple(sorted(chosen))
 
@@ -1211,6 +1369,10 @@ def _cost(card: int) -> int:
     return 3 * cardPoints(card) + rankOf(card)
 
 
+_COST = _CardTable(_cost)
+_costOf = _COST.__getitem__
+
+
 def _beats(card: int, best: int, suit: int | None) -> bool:
     if card == EXCUSE:
         return False
@@ -1219,22 +1381,20 @@ def _beats(card: int, best: int, suit: int | None) -> bool:
     return not isTrump(best) and suitOf(card) == suit and card > best
 
 
+_ORDERS = tuple(tuple((leader + i) % PLAYERS for i in range(PLAYERS)) for leader in range(PLAYERS))
+"""The seats in play order, by the trick's leader."""
+
+
 def botCard(view: TarotView) -> int:
     """Card play with the obvious habits (see L{tarotBot})."""
-    legal = list(view.legalCards)
+    legal = view.legalCards
     if len(legal) == 1:
         return legal[0]
-    seat, hand = view.seat, view.hand
+    seat, hand, trick = view.seat, view.hand, view.trick
     leader = view.leader if view.leader is not None else seat
-    order = [(leader + i) % PLAYERS for i in range(PLAYERS)]
-    played = [(s, view.trick[s]) for s in order if view.trick[s] != NOBODY]
+    played = [(s, trick[s]) for s in _ORDERS[leader % PLAYERS] if trick[s] != NOBODY]
     amTaker = seat == view.taker
-
-    def partner(other: Seat) -> bool:
-        return (other == view.taker) == amTaker
-
     plain = [c for c in legal if c != EXCUSE]
-    cheapest = min(plain, key=_cost) if plain else EXCUSE
     if EXCUSE in legal and (len(hand) <= 3 or not plain):
         return EXCUSE  # early-ish, never kept for the last trick
     if not played:
@@ -1244,10 +1404,14 @@ def botCard(view: TarotView) -> int:
     index = trickWinner(cards)
     winnerSeat, best = (played[index] if index >= 0 else (NOBODY, -1))
     last = len(played) == PLAYERS - 1
-    if best < 0:  # only the excuse was led
-        return cheapest
-    winners = [c for c in plain if _beats(c, best, suit)]
-    if partner(winnerSeat):
+    if best < 0:  # only the excuse was led: the cheapest card
+        return min(plain, key=_costOf) if plain else EXCUSE
+    # the cards that would beat ``best`` (L{_beats}, the excuse not in plain)
+    if PETIT <= best <= MONDE:
+        winners = [c for c in plain if PETIT <= c <= MONDE and c > best]
+    else:
+        winners = [c for c in plain if PETIT <= c <= MONDE or (_SUIT[c] == suit and c > best)]
+    if (winnerSeat == view.taker) == amTaker:  # a partner wins the trick so far
         safe = last or best == MONDE or (isTrump(best) and rankOf(best) >= 18)
         if safe:
             if PETIT in plain and (PETIT not in winners or last):
@@ -1256,22 +1420,22 @@ def botCard(view: TarotView) -> int:
             if nonTrumps:
                 return max(nonTrumps, key=lambda c: (cardPoints(c), c))
         lows = [c for c in plain if c != PETIT] or plain
-        return min(lows, key=_cost)
+        return min(lows, key=_costOf)
     if winners:
         if last:
             if PETIT in winners:
                 return PETIT
-            return min(winners, key=_cost)
+            return min(winners, key=_costOf)
         if not isTrump(best) and suit is not None and suit != TRUMPS:
             kings = [c for c in winners if isKing(c)]
             if kings:
                 return kings[0]
         withoutPetit = [c for c in winners if c != PETIT]
         if withoutPetit:
-            return (min(withoutPetit, key=_cost) if not isTrump(min(withoutPetit))
+            return (min(withoutPetit, key=_costOf) if not isTrump(min(withoutPetit))
                     else _midTrump(withoutPetit))
     losers = [c for c in plain if c not in winners and c != PETIT] or plain
-    choice = min(losers, key=_cost)
+    choice = min(losers, key=_costOf)
     if EXCUSE in legal and (choice == PETIT or (not isTrump(choice) and cardPoints(choice) >= 3)):
         return EXCUSE  # rather than a face card or the petit lost to the other side
     return choice
@@ -1280,24 +1444,25 @@ def botCard(view: TarotView) -> int:
 def _midTrump(trumps: Sequence[int]) -> int:
     """The lowest trump above 10 that wins, else the lowest (keeps the biggest for later)."""
     above = [c for c in sorted(trumps) if rankOf(c) > 10 and c != MONDE]
-    return above[0] if above else min(trumps, key=_cost)
+    return above[0] if above else min(trumps, key=_costOf)
 
 
 def _lead(plain: Sequence[int], hand: Sequence[int], amTaker: bool) -> int:
-    trumps = [c for c in hand if isTrump(c)]
-    kings = [c for c in plain if isKing(c)]
+    trumps = [c for c in hand if PETIT <= c <= MONDE]
+    kings = [c for c in plain if c < PETIT and c % 14 == 13]
     if kings:
         return kings[0]
     if amTaker and len(trumps) >= 8:
-        pulling = [c for c in plain if isTrump(c) and c not in (PETIT, MONDE)]
+        pulling = [c for c in plain if PETIT < c < MONDE]  # trumps, not the petit or 21
         if pulling:
             return max(pulling)
-    suits = [c for c in plain if not isTrump(c)]
+    suits = [c for c in plain if not PETIT <= c <= MONDE]
     if suits:
-        length = {s: sum(1 for c in hand if suitOf(c) == s) for s in SUITS}
-        return min(suits, key=lambda c: (-length[suitOf(c)], _cost(c)))
+        inSuits = [_SUIT[c] for c in hand]
+        length = {s: inSuits.count(s) for s in SUITS}
+        return min(suits, key=lambda c: (-length[_SUIT[c]], _COST[c]))
     others = [c for c in plain if c != PETIT] or list(plain)
-    return min(others, key=_cost)
+    return min(others, key=_costOf)
 
 
 def tarotBot(view: TarotView, seat: Seat) -> JSON:

@@ -19,6 +19,7 @@ follows, as after a deal not played.
 from __future__ import annotations
 
 import enum
+import functools
 from typing import Iterable, Mapping, Sequence, Union
 
 from gameproto.engine.contract import JSON, Event, Seat
@@ -146,18 +147,41 @@ def following(events: Iterable[Event], seat: Seat) -> list[Output]:
     return out
 
 
+# The four seats of a table are told the same public state after each step:
+# its messages (frozen) are made once and shared, not once per seat.
+
+
+@functools.lru_cache(maxsize=1024)
+def _sendBids(bids: tuple[int, ...]) -> wire.SendBids:
+    return wire.SendBids(bids)
+
+
+@functools.lru_cache(maxsize=1024)
+def _sendTurnCards(trick: tuple[int, ...], previous: tuple[int, ...]) -> wire.SendTurnCards:
+    return wire.SendTurnCards(trick, previous)
+
+
+_ASK_BID = {ask: wire.AskBidQuestion(ask) for ask in (0, 1)}
+_ASK_CARD = {ask: wire.SendTurnCardsQuestion(ask) for ask in (0, 1)}
+
+
 def asking(public: PublicState, asked: bool) -> list[Output]:
     """Every seat hears who must act now; the seat asked is told to answer."""
     phase, bids, trick, previousTrick = public
     out: list[Output] = []
+    ask = int(asked)
     if phase == "bidding":
-        out += [wire.SendBids(bids), wire.AskBidQuestion(int(asked))]
+        out += [_sendBids(bids) if type(bids) is tuple else wire.SendBids(bids),
+                _ASK_BID[ask] if ask in _ASK_BID else wire.AskBidQuestion(ask)]
         if asked:
             out.append(Signal.ASK_BID)
     elif phase == "discard" and asked:
         out.append(Signal.ASK_DISCARD)
     elif phase == "play":
-        out += [wire.SendTurnCards(trick, previousTrick), wire.SendTurnCardsQuestion(int(asked))]
+        out += [_sendTurnCards(trick, previousTrick)
+                if type(trick) is tuple and type(previousTrick) is tuple
+                else wire.SendTurnCards(trick, previousTrick),
+                _ASK_CARD[ask] if ask in _ASK_CARD else wire.SendTurnCardsQuestion(ask)]
         if asked:
             out.append(Signal.ASK_CARD)
     elif phase == "end" and asked:

@@ -588,6 +588,116 @@ class MatchmakingTests(SynchronousTestCase):
         self.assertTrue(client.last("instructions")["displays"][0]["content"])
 
 
+class DisplayCacheTests(SynchronousTestCase):
+    """
+    Each seat's display is made and encoded once per turn of a table; the
+    spectators share one public display; no seat's display reaches anyone
+    else.
+    """
+
+    def game(self, harness: Harness, engine: str = "connect4",
+             bots: list[int] | None = None) -> tuple[Client, int]:
+        player = harness.connect()
+        player.send({"type": "create", "engine": engine, "init": {}, "bots": bots or []})
+        return player, player.last("created")["game"]
+
+    def test_madeOncePerTurnAndSeat(self) -> None:
+        """A new turn makes every display again; what each seat is sent is its own, current."""
+        harness = Harness()
+        alice, game = self.game(harness)
+        bob = harness.connect()
+        bob.send({"type": "join", "game": game})
+        table = harness.hosted(game)
+        cache = harness.server.displays
+        for turn in range(1, 4):
+            mover = alice if turn % 2 else bob
+            made = cache.made
+            mover.click(mover.last("instructions"))
+            self.assertEqual(cache.made, made + 2)  # one for each seat, once
+            for seat, client in enumerate((alice, bob)):
+                sent = client.last("instructions")
+                self.assertEqual(sent["turn"], turn)
+                self.assertEqual(sent["displays"], [table.engine.display(seat).asJSON()])
+
+    def test_spectatorsShareOne(self) -> None:
+        """Three spectators: the public display is made once a turn, for all three."""
+        harness = Harness()
+        alice, game = self.game(harness)
+        bob = harness.connect()
+        bob.send({"type": "join", "game": game})
+        spectators = [harness.connect() for _ in range(3)]
+        for spectator in spectators:
+            spectator.send({"type": "watch", "game": game})
+        table = harness.hosted(game)
+        made = harness.server.displays.made
+        alice.click(alice.last("instructions"))
+        self.assertEqual(harness.server.displays.made, made + 3)  # two seats, one public
+        public = [table.engine.display(None).asJSON()]
+        for spectator in spectators:
+            self.assertEqual(spectator.last("instructions")["displays"], public)
+            self.assertIsNone(spectator.last("instructions")["player"])
+
+    def test_spectatorNeverGetsASeatsDisplay(self) -> None:
+        """
+        Tarot hides the hands: a spectator watching in the same turn as the
+        seat was told gets the public display, never the seat's cached one,
+        and the seat its own.
+        """
+        harness = Harness()
+        player, game = self.game(harness, "tarot", [2, 3, 4])
+        table = harness.hosted(game)
+        mine = player.last("instructions")["displays"]
+        spectator = harness.connect()
+        spectator.send({"type": "watch", "game": game})
+        watched = spectator.last("instructions")["displays"]
+        self.assertEqual(watched, [table.engine.display(None).asJSON()])
+        self.assertEqual(mine, [table.engine.display(0).asJSON()])
+        self.assertNotEqual(watched, mine)
+        checked = 0
+        for _ in range(200):
+            if table.finished:
+                break
+            if 0 in table.waiting:
+                table.act(0, tarotBot(tarot(table.engine).view(0), 0))
+            harness.clock.advance(1)
+            turn = table.turn
+            if spectator.last("instructions")["turn"] == turn == player.last(
+                    "instructions")["turn"]:
+                checked += 1
+                self.assertEqual(spectator.last("instructions")["displays"],
+                                 [table.engine.display(None).asJSON()])
+                self.assertEqual(player.last("instructions")["displays"],
+                                 [table.engine.display(0).asJSON()])
+        self.assertGreater(checked, 10)
+
+    def test_newEngineMakesThemAgain(self) -> None:
+        """The same turn of another engine (a game restored) is not the cached one."""
+        harness = Harness()
+        alice, game = self.game(harness)
+        table = harness.hosted(game)
+        cache = harness.server.displays
+        first, data = cache.get(table, 0)
+        self.assertEqual(cache.get(table, 0), (first, data))
+        made = cache.made
+        table.engine = CONNECT4.start({})  # type: ignore[assignment]
+        again, _ = cache.get(table, 0)
+        self.assertEqual(cache.made, made + 1)
+        self.assertIsNot(again, first)
+
+    def test_sentBytesAreTheMessage(self) -> None:
+        """What is written is the JSON of the message whose display was encoded apart."""
+        harness = Harness()
+        alice, game = self.game(harness)
+        bob = harness.connect()
+        bob.transport.clear()
+        bob.send({"type": "join", "game": game})
+        (line,) = [m for m in bob.transport.value().splitlines() if b'"instructions"' in m]
+        message = json.loads(line)
+        self.assertEqual(list(message)[:6], ["type", "game", "player", "turn", "by", "displays"])
+        self.assertEqual(line, json.dumps(message, separators=(",", ":"),
+                                          ensure_ascii=False).encode("utf-8"))
+
+
 class RestoreTests(SynchronousTestCase):
     """A killed server loses nothing: the next one hosts the game again, to be rejoined."""
 

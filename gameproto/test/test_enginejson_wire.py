@@ -397,6 +397,64 @@ clicks = st.builds(lambda x, y, b: {"type": "CLICK", "x": x, "y": y, "button": b
                    st.integers(-60, 320), st.integers(-60, 320), st.sampled_from(BUTTONS))
 
 
+class FastJSONTests(SynchronousTestCase):
+    """
+    The fast path (orjson, when installed) reads and writes what the
+    standard library does; L{wire.splice} writes the message it stands for.
+    """
+
+    @given(anyJSON)
+    def test_dumpsReadsBack(self, value: Any) -> None:
+        """Whatever it is written by, the JSON reads back to the same value."""
+        data = wire.dumps(value)
+        self.assertEqual(json.loads(data), value)
+        self.assertEqual(wire.loads(data), value)
+
+    @given(st.dictionaries(st.text(max_size=8), st.one_of(
+        st.none(), st.booleans(), st.integers(-(2**63), 2**63 - 1), st.text(max_size=12)),
+        max_size=6))
+    def test_sameBytesAsTheStandardLibrary(self, value: dict[str, Any]) -> None:
+        """Without floats (whose spelling may differ: 1e16, 1e+16), the very same bytes."""
+        self.assertEqual(wire.dumps(value), json.dumps(
+            value, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+
+    def test_refusedByTheFastPath(self) -> None:
+        """What orjson refuses, the standard library does as before."""
+        self.assertEqual(wire.dumps({1: 2**70}), b'{"1":%d}' % 2**70)
+        # The one difference: a NaN, which is not JSON, is written null by
+        # orjson; no server message holds one (clients' JSON and external
+        # engines' are refused with NaN, parameters must be finite).
+        self.assertEqual(wire.dumps({"x": math.nan}),
+                         b'{"x":NaN}' if wire._orjson is None else b'{"x":null}')
+        self.assertTrue(math.isnan(wire.loads(b"[NaN]")[0]))
+        self.assertEqual(wire.loads(b"[%d]" % 2**70), [2**70])
+        self.assertEqual(wire.loads('"\\ud800"'), "\ud800")
+        self.assertEqual(wire.loads('["é"]'.encode("utf-16")), ["é"])
+        with self.assertRaises(ValueError):
+            wire.loads(b"{")
+        with self.assertRaises(UnicodeDecodeError):
+            wire.loads(b'"\xff"')
+        self.assertIsInstance(wire.parse(b'{"type":"action","action":{"x":NaN}}'),
+                              wire.Malformed)
+
+    @given(st.dictionaries(st.sampled_from(["type", "game", "by", "player", "x"]), anyJSON,
+                           min_size=1, max_size=5), anyJSON, st.data())
+    def test_splice(self, message: dict[str, Any], value: Any, data: st.DataObject) -> None:
+        """The spliced message is the message with the key, in place, and its JSON."""
+        message.pop("displays", None)
+        after = data.draw(st.sampled_from(list(message)))
+        spliced = wire.splice(message, "displays", value, wire.dumps(value), after)
+        keys = list(message)
+        cut = keys.index(after) + 1
+        self.assertEqual(list(spliced), keys[:cut] + ["displays"] + keys[cut:])
+        self.assertEqual(dict(spliced), message | {"displays": value})
+        self.assertEqual(json.loads(wire.encode(spliced)), dict(spliced))
+        self.assertIs(wire.encode(spliced), spliced.data)
+        # Without orjson's fragments: the rest encoded around the part.
+        self.assertEqual(json.loads(wire._spliceBytes(spliced, "displays", wire.dumps(value))),
+                         dict(spliced))
+
+
 class CheckActionPropertyTests(SynchronousTestCase):
     """The shared requested-action checks agree with the document, for every subtype."""
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Iterable, Sequence
+from types import MappingProxyType
 from typing import TypeVar, cast
 
 from hypothesis import given, settings, strategies as st
@@ -18,6 +19,7 @@ from gameproto.engine.contract import (
     IncorrectValue,
     Instructions,
     MissingArgument,
+    Pick,
     RequestedAction,
     UnexpectedAction,
     WrongAction,
@@ -26,7 +28,13 @@ from gameproto.engine.contract import (
 )
 from gameproto.engine.record import GameRecord, RecordedAction, replay
 from gameproto.games.tarot import (
+    _COST,
+    _FACE,
+    _POINTS,
+    _RANK,
+    _SUIT,
     DECK,
+    DISCARD_REGEX,
     EXCUSE,
     GARDE,
     GARDE_CONTRE,
@@ -42,6 +50,8 @@ from gameproto.games.tarot import (
     TarotGame,
     TarotView,
     _buttonZones,
+    _cost,
+    _legal,
     botDiscard,
     cardFace,
     cardLabel,
@@ -60,6 +70,8 @@ from gameproto.games.tarot import (
     isTrump,
     legalBids,
     legalCards,
+    rankOf,
+    suitOf,
     tarotBot,
     trickWinner,
     whyNotBid,
@@ -1286,3 +1298,141 @@ class BotTests(SynchronousTestCase):
                  [c(SPADES, 7), c(SPADES, 6)], [c(SPADES, 9), c(SPADES, KING)]]
         game = endgame(hands, taker=0, leader=0)
         self.assertEqual(tarotBot(game.view(0), 0), {"card": EXCUSE})
+
+
+# -- the fast paths against straightforward references -------------------------
+
+
+def referenceRequests(game: TarotGame) -> tuple[RequestedAction, ...]:
+    """What the engine asks, built the plain way: every zone made anew from the rules."""
+
+    def handZones(seat: int, cards: Iterable[int]) -> tuple[Zone, ...]:
+        hand = sorted(game.hands[seat])
+        wanted = set(cards)
+        return tuple(Zone(x, y, 70, 76) for (x, y), card in zip(handPlaces(len(hand)), hand)
+                     if card in wanted)
+
+    requests: list[RequestedAction] = []
+    for seat in game.waitingFor():
+        if game.phase == "bidding":
+            zones = _buttonZones(GARDE_CONTRE + 1)
+            requests.append(RequestedAction(
+                seat, "CLICK", zones=tuple(zones[b] for b in legalBids(game.bids)),
+                buttons=("LEFT",), prompt="click your bid"))
+        elif game.phase == "discard":
+            ordinary, trumps = discardable(game.hands[seat])
+            allowed = sorted(ordinary if len(ordinary) >= 6 else ordinary + trumps)
+            requests += [
+                RequestedAction(seat, "CLICK", zones=_buttonZones(1), buttons=("LEFT",),
+                                prompt="use the proposed discard"),
+                RequestedAction(seat, "TEXT", regex=DISCARD_REGEX, max_length=40,
+                                pick=Pick(handZones(seat, allowed),
+                                          tuple(str(card) for card in allowed), 6),
+                                prompt="pick the six cards to discard, then confirm"),
+            ]
+        elif game.phase == "play":
+            legal = legalCards(game.hands[seat], game.played)
+            requests.append(RequestedAction(seat, "CLICK", zones=handZones(seat, legal),
+                                            buttons=("LEFT",),
+                                            prompt="click a lit card to play it"))
+        else:
+            requests.append(RequestedAction(seat, "CLICK", zones=_buttonZones(2),
+                                            buttons=("LEFT",),
+                                            prompt="play another deal, or stop"))
+    return tuple(requests)
+
+
+def outcome(function: object, card: int) -> object:
+    """``function(card)``, or the type of what it raised."""
+    try:
+        return function(card)  # type: ignore[operator]
+    except Exception as e:
+        return type(e)
+
+
+class FastPathTests(SynchronousTestCase):
+    """
+    The engine's and the bot's fast paths (card tables, legal cards by
+    slices of the sorted hand, zones and requests made once, what is cached
+    for one step) give what the plain definitions give.
+    """
+
+    def test_cardTables(self) -> None:
+        """Each card table is its function, on the deck and on any other int."""
+        for table, function in ((_SUIT, suitOf), (_RANK, rankOf), (_POINTS, cardPoints),
+                                (_FACE, cardFace), (_COST, _cost)):
+            for card in list(DECK) + [-100, -15, -1, 78, 90, 200]:
+                self.assertEqual(outcome(table.__getitem__, card), outcome(function, card),
+                                 (function, card))
+
+    @settings(max_examples=400)
+    @given(st.lists(st.sampled_from(DECK), max_size=31, unique=True),
+           st.integers(0, 24), st.integers(0, 3))
+    def test_legalCards(self, cards: list[int], size: int, tricked: int) -> None:
+        """L{_legal} on a sorted hand is L{legalCards}, for any hand and trick."""
+        size = min(size, len(cards))
+        hand, played = cards[:size], cards[size:size + tricked]
+        self.assertEqual(_legal(tuple(sorted(hand)), played), legalCards(hand, played))
+        self.assertEqual(_legal(sorted(hand), played), legalCards(set(hand), played))
+
+    @settings(max_examples=15)
+    @given(st.integers(0, 2**53 - 1), st.integers(0, 2**32))
+    def test_requestsAndViews(self, seed: int, choices: int) -> None:
+        """Along random sessions: the requests, legal cards and views are the plain ones."""
+        rng = random.Random(choices)
+        game = start(seed, rng.randrange(4))
+        outcome = game.instructions()
+        while game.phase != "over":
+            self.assertEqual(outcome.requested_actions, referenceRequests(game))
+            for seat in range(4):
+                view = game.view(seat)
+                self.assertEqual(view.hand, tuple(sorted(game.hands[seat])))
+                expected = (legalCards(game.hands[seat], game.played)
+                            if game.phase == "play" and seat == game.turn else ())
+                self.assertEqual(view.legalCards, expected)
+                self.assertEqual(game.legalCardsFor(seat), expected)
+                self.assertEqual(view.shownTrumps,
+                                 tuple(card for card in game.discard or () if isTrump(card)))
+                self.assertEqual(view.lastScore, game.lastScore)
+                if game.lastScore is not None:
+                    self.assertIsNot(view.lastScore, game.lastScore)
+            seat = rng.choice(game.waitingFor())
+            action = randomAction(game.view(seat), rng, replay=game.dealNumber < 2)
+            if game.phase == "play" and rng.random() < 0.2:
+                action = {"card": rng.choice(sorted(game.hands[seat]))}  # maybe refused
+            answer = game.act(seat, action)
+            if isinstance(answer, Errors):
+                error = errorOf(answer)
+                assert isinstance(error, WrongAction)
+                self.assertEqual(error.text, whyNotCard(game.hands[seat], game.played,
+                                                        action["card"]))
+                answer = game.instructions()
+            outcome = answer
+
+    def test_cardPlayedFastAndSlowAlike(self) -> None:
+        """A card given as a dict (the fast path) and as another Mapping: the same step."""
+        for seed in range(8):
+            fast, slow = start(seed), start(seed)
+            while fast.phase != "end":
+                seat = fast.waitingFor()[0]
+                action = tarotBot(fast.view(seat), seat)
+                other: object = action
+                if "card" in action:  # type: ignore[operator]
+                    other = MappingProxyType(action)  # type: ignore[arg-type]
+                one, two = ok(fast.act(seat, action)), ok(slow.act(seat, other))
+                self.assertEqual(one, two)
+                self.assertEqual(one.game_state.text, two.game_state.text)
+            self.assertEqual(fast.history, slow.history)
+
+    def test_stateChangedOutsideASteps(self) -> None:
+        """Hands or tricks replaced between steps (as tests do): nothing stale is read."""
+        game = endgame([[c(CLUBS, 2), c(HEARTS, 1)], [c(CLUBS, 5), c(HEARTS, 2)],
+                        [c(CLUBS, 9), c(HEARTS, 3)], [c(SPADES, 1), T(4)]])
+        self.assertEqual(game.view(0).legalCards, (c(CLUBS, 2), c(HEARTS, 1)))
+        game.hands[0].discard(c(CLUBS, 2))
+        self.assertEqual(game.view(0).hand, (c(HEARTS, 1),))
+        self.assertEqual(game.legalCardsFor(0), (c(HEARTS, 1),))
+        game.hands = [set(h) for h in ([c(CLUBS, 2)], [c(CLUBS, 5)], [c(CLUBS, 9)], [T(4)])]
+        self.assertEqual(game.view(0).legalCards, (c(CLUBS, 2),))
+        self.assertEqual(zonesOf(game.instructions().requested_actions[0]),
+                         referenceRequests(game)[0].zones)

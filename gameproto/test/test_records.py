@@ -114,6 +114,80 @@ class SQLiteTests(SynchronousTestCase):
         (record,) = list(again.unfinished())
         self.assertEqual(len(record.actions), 1)
 
+_PREVIOUS_SCHEMA = """
+CREATE TABLE games (
+    id INTEGER PRIMARY KEY, engine TEXT NOT NULL, params TEXT NOT NULL,
+    initvalues TEXT NOT NULL, seats TEXT NOT NULL, started REAL NOT NULL,
+    finished REAL, scores TEXT, error TEXT
+);
+CREATE TABLE actions (
+    game INTEGER NOT NULL REFERENCES games(id), turn INTEGER NOT NULL,
+    seat INTEGER NOT NULL, kind TEXT NOT NULL, action TEXT NOT NULL, at REAL NOT NULL,
+    PRIMARY KEY (game, turn)
+);
+CREATE INDEX games_unfinished ON games(finished) WHERE finished IS NULL;
+CREATE TABLE seat_tokens (
+    game INTEGER NOT NULL REFERENCES games(id), seat INTEGER NOT NULL,
+    hash TEXT NOT NULL, PRIMARY KEY (game, seat)
+);
+"""
+"""The schema before the actions table was WITHOUT ROWID (up to dd40963)."""
+
+
+class SchemaTests(SynchronousTestCase):
+    """The actions table is WITHOUT ROWID; a database of the previous schema still serves."""
+
+    def setUp(self) -> None:
+        self.path = self.mktemp()
+        self.clock = Clock()
+
+    def actionsTable(self) -> str:
+        db = sqlite3.connect(self.path)
+        try:
+            (sql,) = db.execute(
+                "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'actions'"
+            ).fetchone()
+        finally:
+            db.close()
+        return str(sql)
+
+    def test_newDatabase(self) -> None:
+        SQLiteRecordStore(self.path).close()
+        self.assertIn("WITHOUT ROWID", self.actionsTable())
+
+    def test_previousSchema(self) -> None:
+        """
+        A database written by the previous schema (a rowid actions table,
+        a game left in progress by a killed server) opens, restores the
+        game, and takes its next actions, in its own schema.
+        """
+        db = sqlite3.connect(self.path)
+        db.executescript(_PREVIOUS_SCHEMA)
+        db.close()
+        old = SQLiteRecordStore(self.path)
+        table = botGame(old, self.clock)
+        for _ in range(3):
+            self.clock.advance(1)
+        played = list(table.record.actions)
+        self.assertEqual(len(played), 3)
+        again = SQLiteRecordStore(self.path)  # the first left as a killed server leaves it
+        self.assertNotIn("WITHOUT ROWID", self.actionsTable())
+        (record,) = list(again.unfinished())
+        self.assertEqual(record.actions, played)
+        self.assertEqual(engineBoard(replay(ENGINE, record)), engineBoard(table.engine))
+        clock = Clock()  # the next run's: the killed one plays no more
+        restored = Table(ENGINE, replay(ENGINE, record),
+                         [BotSeat(connect4Bot, clock, "a", delay=1),
+                          BotSeat(connect4Bot, clock, "b", delay=1)], clock, again, record)
+        restored.start()
+        clock.advance(1)
+        third = SQLiteRecordStore(self.path)
+        (reread,) = list(third.unfinished())
+        self.assertEqual(len(reread.actions), 4)
+        self.assertEqual(reread.actions, restored.record.actions)
+        self.assertEqual(engineBoard(replay(ENGINE, reread)), engineBoard(restored.engine))
+
+
 
 class ServiceStoreTests(TestCase):
     """twistd gameproto --db PATH."""
