@@ -43,9 +43,9 @@ class MaitreTarotPlugin(ProtocolPlugin[TarotSettings, TarotServer]):
          "Seconds a MaîtreTarot bot waits before each move.", delay],
         ["maitretarot-reclaim", None, "address",
          "Who may take back a MaîtreTarot seat its player left during a deal: address "
-         "(a connection from the same peer address, with the same nick), nick (the same "
-         "nick from any address), off (nobody). A seat not taken back by the end of the "
-         "deal answers 0 to the replay question.", reclaimRule],
+         "(a connection from the same peer address, with the same nick), off (nobody). "
+         "A seat not taken back by the end of the deal answers 0 to the replay "
+         "question.", reclaimRule],
     ]
 
     def settings(self, options: Mapping[str, Any]) -> TarotSettings:

@@ -2,7 +2,7 @@
 MaîtreTarot on the shared engine layer: rooms of four (players and bots),
 each seat's connection following the sequence L{sequence} translates from
 its table's updates, seats taken back after a disconnection (by the same
-address and nick, by default), the matchmaker that seats a player of any
+peer address and nick only), the matchmaker that seats a player of any
 protocol at a MaîtreTarot table, and the factory.
 """
 
@@ -44,11 +44,12 @@ refused discard starts the clock again, up to that, so that no client holds
 a table for ever with refused discards.
 """
 
-RECLAIM_RULES = ("address", "nick", "off")
+RECLAIM_RULES = ("address", "off")
 """
 Who may take back a seat its player left during a deal: ``address``, a
-connection from the same peer address with the same nick; ``nick``, the
-same nick from any address; ``off``, nobody.
+connection from the same peer address with the same nick; ``off``, nobody.
+A nick alone never takes a seat back: anyone may send any nick, and
+SEND_PLACE, sent before the nick, must name the seat.
 """
 
 
@@ -104,8 +105,6 @@ class TarotPlayer:
         self.protocol = protocol
         self.nick: str | None = None
         """The nick the other seats see, once identified."""
-        self.reclaimName: str | None = None
-        """The nick the client chose (None: the default nick of its place)."""
         transport = protocol.transport
         self.host: str | None = hostOf(transport.getPeer()) if transport is not None else None
         """The peer's address (host), by which it may take back a seat it left."""
@@ -193,7 +192,7 @@ class TarotPlayer:
         if nick is None:
             self.nick = defaultNick(self.place)
         else:
-            self.nick = self.reclaimName = nick.decode("utf-8", "replace")
+            self.nick = nick.decode("utf-8", "replace")
         self.protocol.identified(self.nick, self.place)
         session = self.session
         assert session is not None
@@ -203,11 +202,6 @@ class TarotPlayer:
             if left is None or not left.isFor(self):
                 self.machine.placeKept()
                 return
-            self.takeBack(left)
-            return
-        left = self.server.seatLeftBy(self.reclaimName)
-        if left is not None:
-            session.leave(self)
             self.takeBack(left)
             return
         session.markReady(self)
@@ -321,7 +315,6 @@ class LeaverSeat(BotSeat):
         """The rule by which the seat may be taken back (L{RECLAIM_RULES})."""
         self.nick = leaver.name
         self.host = player.host if player is not None else None
-        self.chosenNick = player is not None and player.reclaimName is not None
         self.waiting: TarotPlayer | None = None
         """The player back for this seat, until the seat is handed over."""
 
@@ -522,13 +515,6 @@ class TarotServer(GameServer[TarotSettings]):
         if host is None:
             return None
         return next((left for left in self.leftSeats() if left.host == host), None)
-
-    def seatLeftBy(self, nick: str | None) -> LeaverSeat | None:
-        """Under the ``nick`` rule, the seat ``nick`` (a nick chosen, not a default) left."""
-        if nick is None or self.settings.reclaim != "nick":
-            return None
-        return next((left for left in self.leftSeats()
-                     if left.chosenNick and left.nick == nick), None)
 
 
 class TarotServerFactory(GameServerFactory[TarotServer, MaitreTarotServerProtocol]):

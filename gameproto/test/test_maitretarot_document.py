@@ -12,7 +12,7 @@ import random
 import re
 import struct
 from pathlib import Path
-from typing import Any
+from typing import Any, Generator
 
 from twisted.internet.task import Clock
 from twisted.trial.unittest import SynchronousTestCase
@@ -22,9 +22,14 @@ from gameproto.test import sourceTree
 from gameproto.games import tarot
 from gameproto.games.tarot import TAROT, TarotGame
 from gameproto.maitretarot.protocol import discardFault
-from gameproto.maitretarot.server import TarotServer, TarotServerFactory, TarotSettings
+from gameproto.maitretarot.server import (
+    RECLAIM_RULES,
+    TarotServer,
+    TarotServerFactory,
+    TarotSettings,
+)
 
-from .tarot_helpers import PAUSE, DocPeer, settle
+from .tarot_helpers import PAUSE, DocPeer, Need, settle
 from .test_games_tarot import PETIT_SEC_SEED
 
 DOC = (sourceTree() or Path(__file__).resolve().parents[2]) / "docs" / "protocols" / "maitretarot.md"
@@ -54,8 +59,9 @@ class Server:
         self.factory = TarotServerFactory(self.server)
         self.peers: list[DocPeer] = []
 
-    def connect(self, nick: bytes, host: str, **kw: Any) -> DocPeer:
-        peer = DocPeer(self.factory, nick, host=host, port=40000 + len(self.peers), **kw)
+    def connect(self, nick: bytes, host: str, kind: type[DocPeer] = DocPeer,
+                **kw: Any) -> DocPeer:
+        peer = kind(self.factory, nick, host=host, port=40000 + len(self.peers), **kw)
         self.peers.append(peer)
         return peer
 
@@ -128,6 +134,24 @@ class ScoreTests(SynchronousTestCase):
         self.assertEqual(bool(won), deal["won"])
 
 
+class LeavesAtItsBid(DocPeer):
+    """Hangs up when first asked to bid, before bidding."""
+
+    def deal(self) -> Generator[Need, bytes, None]:
+        while True:
+            yield from self.gints("SEND_BIDS", 4)
+            (ask,) = yield from self.gints("ASK_BID_QUESTION", 1)
+            if ask:
+                self.hangUp()
+                while True:
+                    yield PAUSE
+
+
+def gints(*values: int) -> bytes:
+    """The document's gints: 32 bits, signed, big-endian."""
+    return struct.pack(f">{len(values)}i", *values)
+
+
 class ReclaimTests(SynchronousTestCase):
     """A seat left during a deal, taken back by a client that follows the document."""
 
@@ -182,14 +206,54 @@ class ReclaimTests(SynchronousTestCase):
         self.assertEqual(answers(bob), [(0,)])
         self.assertIn("SEND_SCORE", back.names())
 
-    def test_nickRule(self) -> None:
-        """--maitretarot-reclaim nick: the same nick from another address takes the seat."""
-        server, bob = self.leave(reclaim="nick")
-        back = server.connect(b"ann", "10.0.0.9", replays=[1, 0])
+    def test_backAtTheStartOfADeal(self) -> None:
+        """
+        Back before anyone has bid: SEND_PLACE is the seat, then the deal
+        from its start (SEND_BIDS all -1 and the question), and ann plays it.
+        """
+        server = Server()
+        bob = server.connect(b"bob", "10.0.0.2", replays=[0])
+        ann = server.connect(b"ann", "10.0.0.1", kind=LeavesAtItsBid)
+        server.settle(until=lambda: ann.lost)
+        self.assertEqual(ann.place, 1)  # the first to speak: nobody has bid
+        self.assertEqual(ann.log[-1], ("ASK_BID_QUESTION", (1,)))
+        dealt = ann.last("DILL_CARDS")
+        back = server.connect(b"ann", "10.0.0.1", bids=[4], replays=[0])
+        self.assertEqual(back.last("SEND_PLACE"), (1,))
+        nicks = b"bobannbot3bot4"
+        head = 4 * (2 + 1 + 1) + 4 * 4 + len(nicks)
+        self.assertEqual(bytes(back.received[head - len(nicks):head]), nicks)
+        self.assertEqual(bytes(back.received[head:head + 8 + 72 + 16 + 4]),
+                         gints(0, 0)                       # BRANCHEMENT_POINT(NEW_GAME, 0)
+                         + gints(*dealt)                   # DILL_CARDS: the whole hand
+                         + b"\xff\xff\xff\xff" * 4         # SEND_BIDS: nobody has spoken
+                         + gints(1))                       # ASK_BID_QUESTION: ann's turn
         server.settle()
-        self.assertEqual(answers(bob), [(1,), (0,)])
-        self.assertEqual(answers(back), [(1,), (0,)])
-        self.assertEqual(server.server.waiting.places, [None] * 4)  # type: ignore[union-attr]
+        self.assertTrue(back.done)
+        self.assertEqual(back.last("SEND_FINAL_BIDS")[1], 4)  # ann's own garde contre
+        self.assertIn("SEND_LAST_TURN_CARDS", back.names())
+        self.assertEqual([v for n, v in back.log if n == "SEND_SCORE"],
+                         [v for n, v in bob.log if n == "SEND_SCORE"])
+        self.assertEqual(back.names().count("BRANCHEMENT_POINT"), 1)
+        (first, *_) = server.record().actions
+        self.assertEqual((first.seat, first.action), (1, {"bid": 4}))
+
+    def test_nickAloneUnderEveryRule(self) -> None:
+        """
+        No rule lets a nick alone take a seat back: ann's nick from another
+        address is a newcomer at a table of its own, and the bot answers 0
+        for her seat.
+        """
+        self.assertNotIn("nick", RECLAIM_RULES)
+        self.assertRaises(ValueError, TarotSettings, reclaim="nick")
+        for rule in RECLAIM_RULES:
+            server, bob = self.leave(reclaim=rule)
+            other = server.connect(b"ann", "10.0.0.9", replays=[0])
+            self.assertEqual(other.last("SEND_PLACE"), (0,))
+            server.settle()
+            self.assertEqual(answers(bob), [(0,)])
+            self.assertEqual(bytes(other.last("SEND_NICKS")), b"annbot2bot3bot4")
+            self.assertTrue(other.done)
 
     def test_off(self) -> None:
         """--maitretarot-reclaim off: nobody takes the seat back."""
@@ -215,8 +279,6 @@ class PetitSecTests(SynchronousTestCase):
         self.assertTrue(tarot.hasPetitSec(hands[1]))
         first = peers[0]
         head = 4 * (2 + 1 + 1) + 4 * 4 + len(b"p0p1p2p3")
-        def gints(*values: int) -> bytes:
-            return struct.pack(f">{len(values)}i", *values)
         deal = (gints(0, 0)                                # BRANCHEMENT_POINT(NEW_GAME, 0)
                 + gints(*hands[0])                         # DILL_CARDS
                 + b"\x00\x00\x00\x00" * 8                  # SEND_SCORE: PASSE, ..., totals 0

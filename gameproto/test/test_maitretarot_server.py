@@ -393,8 +393,9 @@ class PluginTests(SynchronousTestCase):
 
     def test_reclaimRule(self) -> None:
         self.assertEqual(self.parse().reclaim, "address")
-        for rule in ("address", "nick", "off", "NICK"):
+        for rule in ("address", "off", "OFF"):
             self.assertEqual(self.parse("--maitretarot-reclaim", rule).reclaim, rule.lower())
-        self.assertRaises(usage.UsageError, self.parse, "--maitretarot-reclaim", "anyone")
-        self.assertRaises(ValueError, TarotSettings, reclaim="anyone")
+        for rule in ("anyone", "nick"):  # a nick alone never takes a seat back
+            self.assertRaises(usage.UsageError, self.parse, "--maitretarot-reclaim", rule)
+            self.assertRaises(ValueError, TarotSettings, reclaim=rule)
         self.assertIn("--maitretarot-reclaim=", str(tap.Options()))

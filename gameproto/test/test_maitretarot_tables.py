@@ -18,7 +18,7 @@ from gameproto.games import tarot
 from gameproto.games.tarot import TAROT, TarotGame, TarotView
 from gameproto.maitretarot import wire
 from gameproto.maitretarot.machine import stateName
-from gameproto.maitretarot.server import TarotPlayer
+from gameproto.maitretarot.server import RECLAIM_RULES, TarotPlayer
 
 from .tarot_helpers import Client, Net
 
@@ -248,8 +248,12 @@ class ReconnectTests(SynchronousTestCase):
     HOST = "10.2.0.3"
 
     def leaveAt(self, phase: str, seed: int = 3, bid: int = 1, step: int = 1,
+                backFrom: str | None = None,
                 **settings: Any) -> tuple[Net, list[Client], Client]:
-        """p2 leaves when asked in ``phase`` (the ``step``th time); returns the net, the clients, p2 back."""
+        """
+        p2 leaves when asked in ``phase`` (the ``step``th time); returns the
+        net, the clients, and p2 back (from HOST, or ``backFrom``).
+        """
         class Leaver(Bidder):
             asked = 0
 
@@ -279,7 +283,7 @@ class ReconnectTests(SynchronousTestCase):
             net.join(client, self.HOST if client.nick == "p2" else None)
         net.run(until=lambda: clients[2].lostConnection)
         back = Bidder("p2", 2, bid=bid)
-        net.join(back, self.HOST)
+        net.join(back, backFrom or self.HOST)
         return net, clients, back
 
     def assertBackAtTheEnd(self, net: Net, clients: list[Client], back: Client) -> None:
@@ -394,35 +398,39 @@ class ReconnectTests(SynchronousTestCase):
         self.assertEqual(back.nicks, ["player1", "p1", "p2", "p3"])
         self.assertEqual(len(back.scores), 2)
 
-    def test_defaultNickNotByNick(self) -> None:
-        """Under the nick rule, a default nick from another address is a newcomer."""
+    def test_defaultNickFromAnotherAddress(self) -> None:
+        """Under every rule, a default nick from another address is a newcomer."""
         class Leaver(Client):
             def chooseCard(self, view: TarotView) -> Any:
                 self.hangUp()
                 return defer.Deferred()
 
-        net = Net(seed=3, botDelay=5, reclaim="nick")
-        clients = [Leaver(None), Client("p1"), Client("p2"), Client("p3")]
-        for client in clients:
-            net.join(client)
-        net.flush()
-        self.assertTrue(clients[0].lostConnection)
-        back = Client(None)
-        net.join(back)
-        self.assertEqual(back.nicks, [])  # a new waiting table
+        for rule in RECLAIM_RULES:
+            net = Net(seed=3, botDelay=5, reclaim=rule)
+            clients = [Leaver(None), Client("p1"), Client("p2"), Client("p3")]
+            for client in clients:
+                net.join(client)
+            net.flush()
+            self.assertTrue(clients[0].lostConnection)
+            back = Client(None)
+            net.join(back)
+            self.assertEqual((back.place, back.nicks), (0, []))  # a new waiting table
 
     def test_nickFromAnotherAddress(self) -> None:
-        """Under the nick rule, the nick alone takes the seat back; SEND_PLACE could not tell it."""
-        net, clients, back = self.leaveAt("play", step=3, reclaim="nick")
-        other = Bidder("p2", 2)
-        self.assertEqual(back.place, 2)
-        back.hangUp()
-        net.flush()
-        net.join(other, "10.2.0.99")
-        self.assertEqual(other.place, 0)  # the place it would have had at a waiting table
-        net.run()
-        self.assertEqual(other.seat, 2)  # its nick's place in SEND_NICKS
-        self.assertEqual(other.scores, clients[0].scores)
+        """
+        Under every rule, p2's nick from another address is a newcomer: a
+        waiting place, a table of its own, and the bot answers 0 for p2's seat.
+        """
+        for rule in RECLAIM_RULES:
+            net, clients, other = self.leaveAt("play", step=3, backFrom="10.2.0.99",
+                                               reclaim=rule)
+            self.assertEqual((other.place, other.nicks), (0, []))  # a waiting place
+            net.run()
+            self.assertEqual(other.nicks, ["p2", "bot2", "bot3", "bot4"])
+            self.assertEqual(len(other.scores), 2)
+            for client in (clients[0], clients[1], clients[3]):
+                self.assertEqual(len(client.scores), 1)
+                self.assertTrue(client.ended)
 
 
 class ServerStateTests(SynchronousTestCase):
