@@ -13,7 +13,7 @@ from typing import Any, Callable, Final
 
 import attrs
 
-try:  # the fast path: orjson, when installed (``pip install gameproto[fast]``)
+try:  # the fast path for writing: orjson, when installed (``pip install gameproto[fast]``)
     import orjson as _orjson
 except ImportError:  # pragma: no cover - the standard library does it all
     _orjson = None  # type: ignore[assignment]
@@ -387,21 +387,15 @@ def _fastDumps(value: JSON) -> bytes:
         return _stdlibDumps(value)
 
 
-def _fastLoads(data: bytes | str) -> JSON:
-    # What orjson reads it reads as the standard library does; what it
-    # refuses (NaN, ints over 64 bits, lone surrogates, UTF-16, deep nesting)
-    # the standard library reads or refuses as before.
-    try:
-        return _orjson.loads(data)
-    except ValueError:  # orjson.JSONDecodeError is a ValueError
-        return json.loads(data)
-
-
 dumps: Callable[[JSON], bytes] = _stdlibDumps if _orjson is None else _fastDumps
 """Compact UTF-8 JSON of ``value``: orjson when installed, else the standard library."""
 
-loads: Callable[[bytes | str], JSON] = json.loads if _orjson is None else _fastLoads
-"""C{json.loads}, through orjson when installed (same values, same errors)."""
+loads: Callable[[bytes | str], JSON] = json.loads
+"""
+C{json.loads}, always: orjson reads an integer beyond 64 bits as a float
+(a different value, silently), so what a peer sends is read by the standard
+library alone.
+"""
 
 
 def encode(message: dict[str, JSON]) -> bytes:
