@@ -61,8 +61,12 @@ def wholePoints(halfPoints: int, won: bool) -> int:
     """
     The taker's card points, a whole number, from the rules' half points: a
     half point goes to the side that made the deal (up when the taker won,
-    down when it lost), as L{gameproto.games.tarot.contractResult} counts
-    the difference with the threshold.
+    down when it lost).  This is the FFT's rule where a half point arises
+    (Règlement officiel, "Le jeu à 3 joueurs": the count is made to the
+    half point, then "l'arrondi se fait ... en privilégiant toujours le camp
+    qui va marquer des points"; 40.5 where 41 were needed loses by 1, 41.5
+    wins by 1), as L{gameproto.games.tarot.contractResult} counts the
+    difference with the threshold.
     """
     return (halfPoints + 1) // 2 if won else halfPoints // 2
 

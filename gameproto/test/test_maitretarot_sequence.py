@@ -209,14 +209,21 @@ class ScoreTests(SynchronousTestCase):
     """SEND_SCORE's third gint: the taker's points, whole (the rules' half points rounded)."""
 
     def test_wholePoints(self) -> None:
-        """A half point goes to the side that made the deal, as the difference is counted."""
+        """
+        A half point goes to the side that scores (the FFT's rule for three,
+        "Le jeu à 3 joueurs"), as the difference is counted.
+        """
         self.assertEqual(sequence.wholePoints(120, True), 60)
-        self.assertEqual(sequence.wholePoints(83, True), 42)    # 41.5 with two oudlers: won by 1
-        self.assertEqual(sequence.wholePoints(81, False), 40)   # 40.5 with two oudlers: lost by 1
+        # The FFT's examples, two oudlers (41 needed): 40.5 loses by 1, 41.5 wins by 1.
+        self.assertEqual(tarot.contractResult(tarot.PETITE, 81, 2), (False, tarot.BASE + 1))
+        self.assertEqual(tarot.contractResult(tarot.PETITE, 83, 2), (True, tarot.BASE + 1))
+        self.assertEqual(sequence.wholePoints(83, True), 42)
+        self.assertEqual(sequence.wholePoints(81, False), 40)
         for half in range(0, 183):
             for oudlers, threshold in enumerate(tarot.THRESHOLDS):
                 won, value = tarot.contractResult(tarot.PETITE, half, oudlers)
                 whole = sequence.wholePoints(half, won)
+                self.assertEqual(won, whole >= threshold, (half, oudlers))
                 self.assertEqual(value, tarot.BASE + abs(whole - threshold), (half, oudlers))
 
     def test_sendScore(self) -> None:
