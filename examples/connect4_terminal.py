@@ -10,6 +10,10 @@ game logic is L{TerminalClient}, which prints through a callable and takes
 each typed line through L{TerminalClient.feed}, so it runs without a terminal
 too.  The server gives ``--timeout`` seconds per move (3 by default, one more
 for the first move of a game): the prompt shows what is left.
+
+The person reads and types columns numbered from 1 (1 to 7 on the usual
+board); the protocol's PLAY_MOVE carries them from 0, so only what is shown
+and read is shifted.
 """
 
 from __future__ import annotations
@@ -49,12 +53,17 @@ NICK_REFUSALS = {
 
 
 def render(board: Board) -> list[str]:
-    """The board as text lines, top row first, column numbers underneath."""
-    cell = len(str(board.width - 1)) + 1
+    """The board as text lines, top row first, column numbers (from 1) underneath."""
+    cell = len(str(board.width)) + 1
     lines = ["".join(("." if stone is None else MARKS[stone]).rjust(cell) for stone in row)
              for row in board.rows()]
-    lines.append("".join(str(column).rjust(cell) for column in range(board.width)))
+    lines.append("".join(shown(column).rjust(cell) for column in range(board.width)))
     return lines
+
+
+def shown(column: int) -> str:
+    """A protocol column (from 0) as a person reads it (from 1)."""
+    return str(column + 1)
 
 
 class TerminalClient(Connect4ClientProtocol):
@@ -101,7 +110,7 @@ class TerminalClient(Connect4ClientProtocol):
         """(Re)print the question being asked."""
         if self.question == "move":
             left = max(0.0, self._deadline - self.clock.seconds())
-            self.out(f"Your move ({MARKS[self.seat]}): column 0-{self.width - 1}, "
+            self.out(f"Your move ({MARKS[self.seat]}): column 1-{self.width}, "
                      f"{left:.1f} s left:")
         elif self.question == "again":
             self.out(f"Play again? [y/n] (within {self.choiceTimeout:g} s)")
@@ -135,7 +144,7 @@ class TerminalClient(Connect4ClientProtocol):
         return self._ask("move")
 
     def opponentMoved(self, column: int) -> None:
-        self.out(f"{self.opponent()} played column {column}.")
+        self.out(f"{self.opponent()} played column {shown(column)}.")
         self.showBoard()
 
     def moveRefused(self) -> None:
@@ -192,12 +201,15 @@ class TerminalClient(Connect4ClientProtocol):
         answered.callback(answer)
 
     def problemWith(self, column: int) -> str | None:
-        """Why ``column`` cannot be played now (checked before sending), or None."""
+        """
+        Why the protocol's ``column`` (from 0) cannot be played now, checked
+        before sending, in the person's numbers (from 1); or None.
+        """
         assert self.board is not None
         if not 0 <= column < self.width:
-            return f"There is no column {column}: choose one from 0 to {self.width - 1}."
+            return f"There is no column {shown(column)}: choose one from 1 to {self.width}."
         if not self.board.is_legal(column):
-            return f"Column {column} is full."
+            return f"Column {shown(column)} is full."
         return None
 
     def feed(self, line: str) -> None:
@@ -225,7 +237,7 @@ class TerminalClient(Connect4ClientProtocol):
 
     def _feedMove(self, text: str) -> None:
         try:
-            column = int(text)
+            column = int(text) - 1  # typed from 1, sent from 0
         except ValueError:
             problem: str | None = "Type a column number (or q to quit)."
         else:
@@ -235,7 +247,7 @@ class TerminalClient(Connect4ClientProtocol):
             self.prompt()
             return
         self._reply(column)  # sends PLAY_MOVE and plays it on self.board
-        self.out(f"You played column {column}.")
+        self.out(f"You played column {shown(column)}.")
         self.showBoard()
         assert self.board is not None
         if not self.board.is_over:

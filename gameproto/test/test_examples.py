@@ -216,7 +216,7 @@ class Player:
         self.lines.append(line)
         if line.startswith("Your move"):
             answer = self.answers.pop(0) if self.answers else str(
-                choose_column(self.client.board, depth=2))
+                choose_column(self.client.board, depth=2) + 1)  # a person counts from 1
         elif line.startswith("Play again?"):
             answer = self.again
         else:
@@ -224,13 +224,13 @@ class Player:
         reactor.callLater(0, self.client.feed, answer)
 
 
-PROMPT = re.compile(r"Your move \(([XO])\): column 0-6, (\d+\.\d) s left:$")
+PROMPT = re.compile(r"Your move \(([XO])\): column 1-7, (\d+\.\d) s left:$")
 
 
 def replay(lines: list[str], nick: str) -> Board:
     """
-    Follow the moves the terminal announced, checking that each one is
-    followed by the board drawn after it; the final board.
+    Follow the moves the terminal announced (columns from 1), checking that
+    each one is followed by the board drawn after it; the final board.
     """
     board = Board.empty()
     start = lines.index(next(line for line in lines if line.startswith("New game:")))
@@ -238,7 +238,7 @@ def replay(lines: list[str], nick: str) -> Board:
     for index, line in enumerate(lines):
         move = re.match(r"(You|\w+ \([XO]\)) played column (\d)\.$", line)
         if move:
-            board = board.play(int(move.group(2)))
+            board = board.play(int(move.group(2)) - 1)
             assert lines[index + 1:index + 8] == terminal.render(board), lines[index:index + 8]
     return board
 
@@ -262,26 +262,28 @@ class TerminalTests(ExampleTestCase):
         self.assertEqual(terminal.render(board), [" . . . . . . ."] * 4 + [
             " . . . O . . .",
             " . . . X X . .",
-            " 0 1 2 3 4 5 6",
+            " 1 2 3 4 5 6 7",
         ])
         wide = terminal.render(Board.empty(12, 6))
-        self.assertEqual(wide[-1], "  0  1  2  3  4  5  6  7  8  9 10 11")
+        self.assertEqual(wide[-1], "  1  2  3  4  5  6  7  8  9 10 11 12")
         self.assertEqual(wide[0], "  ." * 12)
 
     async def test_fullGame(self) -> None:
         """A whole game typed line by line; bad input is asked again, never sent."""
-        player = Player(FastTerminal, "human", ["left", "9"])
+        player = Player(FastTerminal, "human", ["left", "0", "8"])
         rival = await self.playAgainstBot(player)
         lines, client = player.lines, player.client
 
         self.assertEqual(lines[0], "Connected as human, 7x6 board. Waiting for an opponent...")
         prompts = [line for line in lines if line.startswith("Your move")]
         self.assertEqual(lines.count("Type a column number (or q to quit)."), 1)
-        self.assertEqual(lines.count("There is no column 9: choose one from 0 to 6."), 1)
+        self.assertEqual(lines.count("There is no column 0: choose one from 1 to 7."), 1)
+        self.assertEqual(lines.count("There is no column 8: choose one from 1 to 7."), 1)
         self.assertTrue(set(client.columnsSent()) <= set(range(7)))
-        self.assertEqual(len(client.columnsSent()), len(prompts) - 2)
-        self.assertEqual(len(client.columnsSent()),
-                         len([line for line in lines if line.startswith("You played column")]))
+        self.assertEqual(len(client.columnsSent()), len(prompts) - 3)
+        # The person's numbers are one more than the protocol's columns.
+        self.assertEqual([f"You played column {column + 1}." for column in client.columnsSent()],
+                         [line for line in lines if line.startswith("You played column")])
         # Every prompt shows the time left; the first move of a game has the bonus.
         mark = terminal.MARKS[client.seat]
         for prompt in prompts:
@@ -302,14 +304,14 @@ class TerminalTests(ExampleTestCase):
 
     async def test_refusedMove(self) -> None:
         """A column the server refuses: ERR_INVALID_COLUMN is shown, the turn goes on."""
-        player = Player(Careless, "human", ["7"])
+        player = Player(Careless, "human", ["8"])  # column 7 from 0: off the board
         await self.playAgainstBot(player)
         lines, client = player.lines, player.client
         self.assertEqual(client.columnsSent().count(7), 1)
         refusal = lines.index("The server refused that column (ERR_INVALID_COLUMN); "
                               "0.5 s to play another, or the game is lost.")
         board = lines[refusal + 1:refusal + 8]
-        self.assertEqual(board[-1], " 0 1 2 3 4 5 6")
+        self.assertEqual(board[-1], " 1 2 3 4 5 6 7")
         self.assertEqual(sum(row.count("X") + row.count("O") for row in board[:-1]),
                          client.seat)  # our stone is not on the board
         retry = PROMPT.match(lines[refusal + 8])
@@ -377,7 +379,7 @@ class TerminalTests(ExampleTestCase):
 
     async def runTerminalScript(self, websocket: bool) -> None:
         port = self.startServer(REAL)
-        columns = iter(["x"] + [str(c) for c in [3, 2, 4, 1, 5, 0, 6] * 6])
+        columns = iter(["x"] + [str(c) for c in [4, 3, 5, 2, 6, 1, 7] * 6])
 
         def answer(process: Process, line: str) -> None:
             if line.startswith("Your move"):
