@@ -340,13 +340,41 @@ class EngineJsonPageTests(SynchronousTestCase):
                 area = contract.Zone(0, 0, 640, 480)
                 self.assertIs(contract.checkAction(request.player, action, [request], area),
                               request, action)
+                if request.prompt is not None:
+                    kinds.add("prompt")
+                    self.assertIn(f'"{request.prompt}"', after)
+                if request.pick is not None:
+                    kinds.add("pick")
+                    self.assertEqual(action["text"], self.picked(request.pick, after))
             elif "scores" in data:
                 kinds.add("game_state")
                 self.assertIsInstance(data["gameover"], bool)
             else:
                 self.fail(f"a sample of nothing known: {data}")
         self.assertEqual(kinds, {"instructions", "display", "CLICK", "KEY", "TEXT",
-                                 "game_state"})
+                                 "game_state", "prompt", "pick"})
+
+    def picked(self, pick: contract.Pick, words: str) -> str:
+        """
+        The text a person makes with ``pick`` by clicking the zones that the
+        words after the sample name ("the fourth card, then the second"), in
+        that order: each click at a zone's centre, checked to land in it alone.
+        """
+        ordinals = ["first", "second", "third", "fourth", "fifth", "sixth"]
+        named = re.search(r"clicks the (\w+) card, then the (\w+)", words)
+        assert named is not None, words
+        chosen: list[int] = []
+        for ordinal in named.groups():
+            zone = pick.zones[ordinals.index(ordinal)]
+            x, y = zone.x + zone.width / 2, zone.y + zone.height / 2
+            (index,) = [i for i, z in enumerate(pick.zones)
+                        if z.x <= x < z.x + z.width and z.y <= y < z.y + z.height]
+            if index in chosen:  # a second click unpicks
+                chosen.remove(index)
+            else:
+                chosen.append(index)
+        self.assertEqual(len(chosen), pick.count)
+        return pick.separator.join(pick.values[i] for i in sorted(chosen))
 
 
 # -- README --------------------------------------------------------------------------
