@@ -55,11 +55,11 @@ def discardFault(hand: Sequence[int], discard: Sequence[int]) -> str | None:
     ordinary, _ = discardable(hand)
     needed = max(0, CHIEN_SIZE - len(ordinary))
     trumps = sum(1 for c in chosen if isTrump(c))
+    # Never fewer than needed: six cards of the hand, no king and no oudler,
+    # hold at most every ordinary card of the hand, and trumps for the rest.
     if trumps > needed:
         return (f"trumps only when there is no other choice: {needed} here"
                 if needed else "no trump while other cards may be put aside")
-    if trumps < needed:
-        return f"{needed} trumps are needed: there are not six other cards to put aside"
     return None
 
 

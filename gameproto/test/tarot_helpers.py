@@ -13,6 +13,7 @@ from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
 from twisted.python.failure import Failure
 from twisted.test import iosim
+from hypothesis import strategies as st
 
 from gameproto.games.tarot import TarotView
 from gameproto.maitretarot import wire
@@ -298,3 +299,50 @@ def settle(clock: Clock, peers: Sequence[DocPeer], until: Callable[[], bool] = l
             return
         clock.advance(max(0.0, min(c.getTime() for c in calls) - clock.seconds()))
     raise AssertionError("the table did not settle")
+
+
+# -- taker hands and discards, for properties of the discard rule ------------------
+
+KINGS = (13, 27, 41, 55)
+"""The four kings, by the document's card numbers (the last card of each suit)."""
+ORDINARY = tuple(c for c in range(56) if c not in KINGS)
+"""The suit cards a discard may hold: every one but the kings."""
+OUDLERS = (56, 76, 77)
+"""The petit, the 21 and the excuse."""
+PLAIN_TRUMPS = tuple(range(57, 76))
+"""Trumps 2 to 20: the only trumps a discard may hold."""
+
+
+@st.composite
+def takerHands(draw: st.DrawFn) -> tuple[list[int], list[int]]:
+    """
+    A taker's hand (no card twice; six trumps at least, and often fewer than
+    six suit cards a discard may hold, so that trumps must go in) and a
+    discard to judge: mostly six cards, as many of them suit cards as it can
+    (the rules' choice) or not, at times with a king or an oudler, a card
+    not held, a card twice, or one card too few or too many.
+    """
+    ordinary = draw(st.lists(st.sampled_from(ORDINARY), unique=True, max_size=12))
+    kings = draw(st.lists(st.sampled_from(KINGS), unique=True))
+    oudlers = draw(st.lists(st.sampled_from(OUDLERS), unique=True))
+    trumps = draw(st.lists(st.sampled_from(PLAIN_TRUMPS), unique=True, min_size=6))
+    hand = draw(st.permutations(ordinary + kings + oudlers + trumps))
+
+    def rarely() -> bool:
+        return draw(st.integers(0, 5)) == 3
+
+    left = 6 + (draw(st.sampled_from((-1, 1))) if rarely() else 0)
+    discard: list[int] = []
+    for part in (kings, oudlers):
+        if part and rarely():
+            discard.append(draw(st.sampled_from(part)))
+    left -= len(discard)
+    most = min(len(ordinary), left)
+    suits = most if draw(st.booleans()) else draw(st.integers(0, most))
+    discard += draw(st.permutations(ordinary))[:suits]
+    discard += draw(st.permutations(trumps))[:left - suits]
+    if rarely():
+        discard[-1] = draw(st.sampled_from([c for c in range(78) if c not in hand]))
+    if rarely():
+        discard[-1] = discard[0]
+    return hand, draw(st.permutations(discard))

@@ -14,6 +14,7 @@ import struct
 from pathlib import Path
 from typing import Any, Generator
 
+from hypothesis import example, given
 from twisted.internet.task import Clock
 from twisted.trial.unittest import SynchronousTestCase
 
@@ -29,7 +30,7 @@ from gameproto.maitretarot.server import (
     TarotSettings,
 )
 
-from .tarot_helpers import PAUSE, DocPeer, Need, settle
+from .tarot_helpers import PAUSE, DocPeer, Need, settle, takerHands
 from .test_games_tarot import PETIT_SEC_SEED
 
 DOC = (sourceTree() or Path(__file__).resolve().parents[2]) / "docs" / "protocols" / "maitretarot.md"
@@ -328,7 +329,29 @@ class RefusedDiscard(DocPeer):
         return list(tarot.botDiscard(hand))
 
 
+ORDINARY4 = [0, 1, 2, 3]
+"""Four suit cards: a taker holding only these puts two trumps in its discard."""
+TRUMPS = list(range(57, 67))
+"""Trumps 2 to 11."""
+
+
 class DiscardTests(SynchronousTestCase):
+    @given(takerHands())
+    @example(([*range(10), 13, 56, *TRUMPS], [0, 1, 2, 3, 4, 5]))          # legal
+    @example(([*ORDINARY4, 13, *TRUMPS], [*ORDINARY4, 57, 58]))             # legal, trumps
+    @example(([*ORDINARY4, 13, *TRUMPS], [0, 1, 2, 57, 58, 59]))            # a trump too many
+    @example(([*range(10), *TRUMPS], [0, 1, 2, 3, 4, 57]))                 # a trump, none needed
+    @example(([*range(10), 13, *TRUMPS], [0, 1, 2, 3, 4, 13]))             # a king
+    @example(([*range(10), 77, *TRUMPS], [0, 1, 2, 3, 4, 77]))             # an oudler
+    @example(([*range(10), *TRUMPS], [0, 1, 2, 3, 4, 40]))                 # not held
+    @example(([*range(10), *TRUMPS], [0, 1, 2, 3, 4, 4]))                  # a card twice
+    @example(([*range(10), *TRUMPS], [0, 1, 2, 3, 4]))                     # five
+    def test_faultExactlyWhenTheRulesRefuse(self, case: tuple[list[int], list[int]]) -> None:
+        """The reason given for a refused discard is there exactly when the rules refuse it."""
+        hand, discard = case
+        fault = discardFault(hand, discard)
+        self.assertEqual(fault is None, tarot.isLegalDiscard(hand, discard), fault)
+
     def test_refusedDiscardRestartsTheClock(self) -> None:
         """SEND_ACK_FOR_CHIEN 0 gives the taker the whole timeout again for its next discard."""
         server = Server(timeout=60)

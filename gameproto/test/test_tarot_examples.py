@@ -13,6 +13,7 @@ from contextlib import redirect_stdout
 from types import ModuleType
 from typing import Any, Callable
 
+from hypothesis import given
 from twisted.internet import reactor
 from twisted.internet.protocol import Factory, Protocol, connectionDone
 from twisted.python.failure import Failure
@@ -36,6 +37,7 @@ from gameproto.maitretarot.server import TarotServer, TarotServerFactory, TarotS
 
 from gameproto.test import examples_harness
 from gameproto.test.examples_harness import Process, loadScript, requireSourceTree
+from gameproto.test.tarot_helpers import takerHands
 
 ROOT = requireSourceTree("gameproto.test.test_tarot_examples")
 EXAMPLES = ROOT / "examples"
@@ -511,6 +513,16 @@ class TerminalTests(ExampleTestCase):
             "Refused: the server refused our GET_ID.", "Disconnected."])
         self.assertEqual(process.err.strip(), b"tarot_terminal: the connection is closed: "
                          b"the server refused our GET_ID")
+
+
+class DiscardCheckTests(SynchronousTestCase):
+    """The terminal's own check of a discard, before it is sent."""
+
+    @given(takerHands())
+    def test_problemExactlyWhenTheRulesRefuse(self, case: tuple[list[int], list[int]]) -> None:
+        hand, discard = case
+        problem = terminal.discardProblem(hand, discard)
+        self.assertEqual(problem is None, isLegalDiscard(hand, discard), problem)
 
 
 class HelpTests(SynchronousTestCase):
