@@ -27,6 +27,7 @@ from gameproto.buffer import NeedMore
 from gameproto.carcassonne import wire as carcassonne
 from gameproto.connect4 import wire as connect4
 from gameproto.engine import contract
+from gameproto.games import tarot as tarotRules
 from gameproto.enginejson import wire as enginejson
 from gameproto.maitretarot import wire as tarot
 from gameproto.test import sourceTree
@@ -224,6 +225,76 @@ class MaitreTarotPageTests(SynchronousTestCase):
                 previous = name
                 seen.add(name)
         self.assertEqual(seen, set(kinds))
+
+
+def signed(cell: str) -> int:
+    """A number written with a sign, the minus sign (−) included."""
+    return int(cell.replace("−", "-"))
+
+
+def tableRows(text: str, header: str) -> list[list[str]]:
+    """The cells of each row of the table whose header line starts with ``header``."""
+    start = text.index("\n" + header) + 1
+    lines = text[start:].split("\n\n", 1)[0].splitlines()[2:]
+    return [[cell.strip() for cell in line.strip().strip("|").split("|")] for line in lines]
+
+
+class MaitreTarotRulesTests(SynchronousTestCase):
+    """docs/protocols/maitretarot.md's *The rules*: what the Tarot rules of gameproto do."""
+
+    def section(self) -> str:
+        text = page(self, "maitretarot.md")
+        return text.split("\n## The rules\n", 1)[1].split("\n## ", 1)[0]
+
+    def cards(self, words: str) -> list[int]:
+        """Cards written as the page writes them (``7♥``, ``T8``, ``Exc``)."""
+        faces = {tarotRules.cardFace(card): card for card in tarotRules.DECK}
+        return [faces[word] for word in words.split() if word != "(none)"]
+
+    def test_cardPoints(self) -> None:
+        """The value of each kind of card, and of the deck."""
+        section = self.section()
+        self.assertIn("an oudler or a king 4.5, a queen 3.5, a knight 2.5, a jack 1.5,\n"
+                      "  any other card 0.5: 91 in all", section)
+        value = {words: tarotRules.cardPoints(self.cards(words)[0]) / 2
+                 for words in ("Exc", "T1", "T21", "K♠", "Q♠", "Kn♠", "J♠", "10♠", "T20")}
+        self.assertEqual(value, {"Exc": 4.5, "T1": 4.5, "T21": 4.5, "K♠": 4.5, "Q♠": 3.5,
+                                 "Kn♠": 2.5, "J♠": 1.5, "10♠": 0.5, "T20": 0.5})
+        self.assertEqual(tarotRules.countPoints(tarotRules.DECK), 2 * 91)
+
+    def test_contracts(self) -> None:
+        """Each bid's contract and multiplier."""
+        rows = tableRows(self.section(), "| bid | contract | multiplier |")
+        self.assertEqual(len(rows), 4)
+        for bid, contract, multiplier, _ in rows:
+            self.assertTrue(contract.startswith(tarotRules.BID_NAMES[int(bid)]), contract)
+            self.assertEqual(int(multiplier), tarotRules.MULTIPLIERS[int(bid)])
+
+    def test_thresholds(self) -> None:
+        rows = tableRows(self.section(), "| oudlers | points needed |")
+        self.assertEqual([(int(o), int(p)) for o, p in rows],
+                         list(enumerate(tarotRules.THRESHOLDS)))
+
+    def test_cardPlay(self) -> None:
+        """Each example's cards are exactly those the rules let be played."""
+        rows = tableRows(self.section(), "| trick so far | hand | may be played |")
+        self.assertGreaterEqual(len(rows), 10)
+        for trick, hand, allowed, _ in rows:
+            self.assertEqual(sorted(tarotRules.legalCards(self.cards(hand), self.cards(trick))),
+                             sorted(self.cards(allowed)), (trick, hand))
+
+    def test_scores(self) -> None:
+        """Each example's value and scores are what a deal so played scores."""
+        rows = tableRows(self.section(), "| contract | oudlers | points |")
+        self.assertGreaterEqual(len(rows), 4)
+        prime = {"nobody": None, "the taker": True, "the defence": False}
+        for contract, oudlers, points, petit, value, taker, defender in rows:
+            bid = max(b for b, name in enumerate(tarotRules.BID_NAMES) if contract.startswith(name))
+            won, scores = tarotRules.dealScores(bid, 0, 2 * int(points), int(oudlers),
+                                                prime[petit])
+            self.assertEqual((signed(taker), signed(defender)), (scores[0], scores[1]), contract)
+            self.assertTrue(value.startswith("won" if won else "lost"), value)
+            self.assertEqual(signed(value.rsplit("= ", 1)[1]), -scores[1], value)
 
 
 # -- Carcassonne -------------------------------------------------------------------
