@@ -412,6 +412,37 @@ PEERS = {
             else:
                 write(instructions(True))
     """,
+    # Point IV.2.1 again, with two players asked at once: player 1's first
+    # KEY gets errors of the engine's own; the game ends once each has pressed.
+    "pair": r"""
+        import json, sys
+
+        def write(message):
+            print(json.dumps(message), flush=True)
+
+        def instructions(pressed, **more):
+            over = len(pressed) == 2
+            return dict(more, displays=[],
+                        requested_actions=[{"type": "KEY", "player": p}
+                                           for p in (1, 2) if p not in pressed],
+                        game_state={"scores": [int(p in pressed) for p in (1, 2)],
+                                    "gameover": over})
+
+        pressed = set()
+        refused = False
+        for line in sys.stdin:
+            message = json.loads(line)
+            if "init" in message:
+                write(instructions(pressed, initvalues={}))
+                continue
+            if message["player"] == 1 and not refused:
+                refused = True
+                write({"errors": [{"type": "ILLEGAL_MOVE", "player": 1, "reason": "2 first"},
+                                  {"type": "WAIT"}]})
+                continue
+            pressed.add(message["player"])
+            write(instructions(pressed))
+    """,
     # Point IV.2.3 A: two CLICKs asked of player 1, the second with its own
     # zone and buttons (after the document's example); the score is the x clicked.
     "twoclicks": r"""
@@ -495,6 +526,44 @@ class DocumentEngineTests(ServerTestCase):
         assert record is not None
         self.assertEqual((record.status, [a.action for a in record.actions]),
                          ("finished", [{"type": "KEY", "key": "c"}]))
+
+    @defer.inlineCallbacks
+    def test_errorsReachTheActorOnly(self) -> Any:
+        """
+        Two players asked at once: the engine's own errors answering player
+        1's action reach player 1, and player 2 receives nothing of them.
+        """
+        one, two = Player("one", autoplay=False), Player("two", autoplay=False)
+        yield self.connect(one)
+        yield self.connect(two)
+        one.send({"type": "create", "engine": "pair", "init": {"players": 2}, "name": "one"})
+        created = yield one.waitFor("created")
+        two.send({"type": "join", "game": created["game"], "name": "two"})
+        yield one.waitFor("instructions")
+        yield two.waitFor("instructions")
+        refused = yield one.act({"type": "KEY", "key": "a"})
+        self.assertEqual(refused, {"type": "errors", "errors": [
+            {"type": "ILLEGAL_MOVE", "player": 1, "reason": "2 first"}, {"type": "WAIT"}]})
+        seen = one.next("instructions")
+        answered = yield two.act({"type": "KEY", "key": "b"})
+        self.assertEqual((answered["type"], answered["game_state"]["scores"]),
+                         ("instructions", [0, 1]))
+        yield seen
+        last = yield one.act({"type": "KEY", "key": "c"})
+        self.assertEqual((last["type"], last["game_state"]),
+                         ("instructions", {"scores": [1, 1], "gameover": True}))
+        for player in (one, two):
+            ended = yield player.ended
+            self.assertIsNone(ended["error"])
+        self.assertEqual([m for m in one.messages if m["type"] == "errors"], [refused])
+        self.assertNotIn("errors", [m["type"] for m in two.messages])
+        self.assertEqual([m["type"] for m in two.messages],
+                         ["hello", "seated", "instructions", "instructions", "instructions",
+                          "ended"])
+        record = self.store.get(created["game"])
+        assert record is not None
+        self.assertEqual([(a.seat, a.action["key"]) for a in record.actions],  # type: ignore[index]
+                         [(1, "b"), (0, "c")])
 
     @defer.inlineCallbacks
     def test_initErrorOfItsOwn(self) -> Any:
