@@ -476,18 +476,27 @@ _DOING = {BIDDING: "Not now: it is time to bid.", DISCARD: "Not now: the taker d
           PLAY: "Not now: it is time to play a card.",
           END: "Not now: the deal is over, answer whether to play another."}
 
-WIDTH, HEIGHT = 600, 820
-"""Upright, so that a phone held upright shows the cards large enough to read and tap."""
-CARD_W, CARD_H = 70, 76
-"""A card of the hand, in display units (rows of at most 8 cards)."""
+WIDTH, HEIGHT = 600, 936
+"""
+Upright, so that a phone held upright shows the cards large enough to read
+and tap: on a 390 px wide phone a unit is about 0.59 px, so a hand card or a
+button (at least 78 units each way) is more than 44 px each way.
+"""
+CARD_W, CARD_H = 80, 84
+"""A card of the hand, in display units (rows of at most 7 cards)."""
 SMALL_W, SMALL_H = 48, 68
 """A card on the table: the trick, the last trick, the chien or the discard."""
-HAND_X, HAND_Y = 16, 572
-HAND_ROW = 80
+HAND_Y = 572
+HAND_ROW = 90
 """Each row of the hand is this far below the one above."""
-HAND_PER_ROW = 8
-BUTTON_Y, BUTTON_W, BUTTON_H = 512, 108, 44
+HAND_PER_ROW = 7
+BUTTON_Y, BUTTON_W, BUTTON_H = 478, 108, 80
 BUTTON_GAP = 8
+SHEET_Y = 594
+"""The top of the score sheet, under the buttons (the hand is gone once a deal ends)."""
+SHEET_ROW = 22
+SHEET_ROWS = 15
+"""Rows of deals in one column of the sheet before a second column starts beside it."""
 DISCARD_REGEX = r"^\s*\d{1,2}(\s*[,; ]\s*\d{1,2}){5}\s*$"
 _REPLAY_LABELS = ("play again", "stop")
 KEY = "J jack · Kn knight · Q queen · K king · T trump · Exc excuse"
@@ -496,11 +505,12 @@ _INK, _DIM, _GOLD = "#ffffff", "#bbf7d0", "#facc15"
 
 
 def handPlaces(count: int) -> list[tuple[float, float]]:
-    """Where each of ``count`` cards of a hand is drawn (its top left), in order."""
+    """Where each of ``count`` cards of a hand is drawn (its top left), in order: rows centred."""
     rows = max(1, -(-count // HAND_PER_ROW))
     per = -(-count // rows) if count else 1
     step = CARD_W + 2
-    return [(HAND_X + (i % per) * step, HAND_Y + (i // per) * HAND_ROW) for i in range(count)]
+    left = (WIDTH - per * step + 2) // 2
+    return [(left + (i % per) * step, HAND_Y + (i // per) * HAND_ROW) for i in range(count)]
 
 
 def _buttonZones(count: int) -> tuple[Zone, ...]:
@@ -1003,8 +1013,10 @@ class TarotGame:
             return "you" if other == seat else f"P{other + 1}"
 
         who = "you are a spectator" if seat is None else f"you are P{seat + 1}"
+        ended = view.phase in (END, OVER)
+        height = max(HEIGHT, self._sheetBottom()) if ended else HEIGHT
         content: list[dict[str, JSON]] = [
-            {"tag": "rect", "x": 0, "y": 0, "width": WIDTH, "height": HEIGHT, "fill": "#1f6f3f"},
+            {"tag": "rect", "x": 0, "y": 0, "width": WIDTH, "height": height, "fill": "#1f6f3f"},
             _text(16, 26, f"Deal {view.deal} · dealer {name(view.dealer)} · {who}", 20),
             _text(16, 50, KEY, 14, _DIM),
             _text(16, 78, "Bids: " + " · ".join(
@@ -1015,7 +1027,6 @@ class TarotGame:
             content.append(_text(16, 104, f"Taker: {name(view.taker)}, "
                                          f"{BID_NAMES[view.contract]} "
                                          f"(× {MULTIPLIERS[view.contract]})", 18))
-        ended = view.phase in (END, OVER)
         shownCards = view.discard if view.discard and (view.phase == PLAY or ended) else view.chien
         if shownCards and view.phase != BIDDING:
             title = "Discard" if shownCards is view.discard else "Chien"
@@ -1056,7 +1067,9 @@ class TarotGame:
                 doing = "Waiting for the others: another deal?"
         elif view.phase == OVER:
             doing = f"Game over: {self.ending}" if self.ending else "Game over"
-        content.append(_text(16, 500, doing, 18, _GOLD))
+        content.append(_text(16, BUTTON_Y - 12, doing, 18, _GOLD))
+        if ended:  # the hand is played (or the deal void): the score sheet is there
+            return Display(seat, WIDTH, height, tuple(content))
         discarding = view.phase == DISCARD and view.toPlay == seat
         choosable: set[int] = set(view.legalCards)
         if discarding:
@@ -1072,7 +1085,7 @@ class TarotGame:
                name: Any) -> list[dict[str, JSON]]:
         """The trick on the table, each card by its seat (this seat at the bottom)."""
         content: list[dict[str, JSON]] = []
-        spots = ((276, 396), (372, 320), (276, 244), (180, 320))
+        spots = ((276, 356), (372, 306), (276, 256), (180, 306))
         for other in range(PLAYERS):
             x, y = spots[(other - (seat or 0)) % PLAYERS]
             card = view.trick[other]
@@ -1113,24 +1126,44 @@ class TarotGame:
         for i, line in enumerate(lines):
             content.append(_text(16, 262 + i * 22, line, 17 if i else 20,
                                  _GOLD if i == 0 else _INK))
-        # the score sheet, right
-        x0, y0 = 16, 400
-        content.append(_text(x0, y0, "Deal", 16, _DIM))
-        for other in range(PLAYERS):
-            content.append(_text(x0 + 200 + other * 80, y0, name(other), 16, _DIM, anchor="end"))
-        rows = self.history[-3:]
-        first = len(self.history) - len(rows) + 1
-        for i, deal in enumerate(rows):
-            y = y0 + 18 + i * 18
-            content.append(_text(x0, y, str(first + i), 16))
-            for other, points in enumerate(deal["scores"]):
-                content.append(_text(x0 + 200 + other * 80, y, f"{points:+d}" if points else "0",
-                                     16, anchor="end"))
-        y = y0 + 18 + len(rows) * 18
-        content.append(_text(x0, y, "Total", 16, _GOLD))
-        for other, total in enumerate(view.totals):
-            content.append(_text(x0 + 200 + other * 80, y, str(total), 16, _GOLD, anchor="end"))
+        content.append({"tag": "g", "class": "score-sheet", "content": self._scoreSheet(view, name)})
         return content
+
+    def _sheetRows(self) -> int:
+        """Rows in each column of the score sheet: every deal, then the totals."""
+        rows = len(self.history) + 1
+        return rows if rows <= SHEET_ROWS else max(SHEET_ROWS, -(-rows // 2))
+
+    def _sheetBottom(self) -> int:
+        """How far down the score sheet reaches: the display grows for a long session."""
+        return SHEET_Y + self._sheetRows() * SHEET_ROW + 12
+
+    def _scoreSheet(self, view: TarotView, name: Any) -> list[dict[str, JSON]]:
+        """
+        Every deal's scores by seat, then the totals, under the buttons: in
+        one column of deals, or two side by side once they are more than
+        L{SHEET_ROWS}, the display growing as needed.
+        """
+        perColumn = self._sheetRows()
+        rows: list[tuple[str, Sequence[int], str]] = [
+            (str(number), deal["scores"], _INK) for number, deal in enumerate(self.history, 1)]
+        rows.append(("Total", view.totals, _GOLD))
+        sheet: list[dict[str, JSON]] = []
+        for column in range(-(-len(rows) // perColumn)):
+            x0 = 16 + column * 294
+            sheet.append(_text(x0, SHEET_Y, "Deal", 18, _DIM))
+            for other in range(PLAYERS):
+                sheet.append(_text(x0 + 112 + other * 54, SHEET_Y, name(other), 18, _DIM,
+                                   anchor="end"))
+            for i, (label, points, colour) in enumerate(
+                    rows[column * perColumn:(column + 1) * perColumn]):
+                y = SHEET_Y + (i + 1) * SHEET_ROW
+                sheet.append(_text(x0, y, label, 18, colour))
+                for other, value in enumerate(points):
+                    text = str(value) if label == "Total" else f"{value:+d}" if value else "0"
+                    sheet.append(_text(x0 + 112 + other * 54, y, text, 18, colour,
+                                       anchor="end"))
+        return sheet
 
     def decodeAction(self, seat: Seat, action: Mapping[str, JSON]) -> JSON | Errors:
         requested = self._requestFor(seat)
@@ -1232,12 +1265,21 @@ def _card(x: float, y: float, card: int, state: str = "", small: bool = False,
 
 
 def _button(zone: Zone, label: str, enabled: bool) -> list[dict[str, JSON]]:
+    """
+    A button of ``zone``'s size (at least 44 px each way on a phone), its
+    label in the middle (a long one squeezed to the button's width).
+    """
+    text: dict[str, JSON] = {
+        "tag": "text", "x": zone.x + zone.width / 2, "y": zone.y + zone.height / 2 + 7,
+        "font-size": 20, "text-anchor": "middle", "fill": "#000000" if enabled else "#333333",
+        "content": label}
+    if len(label) > 9:
+        text.update({"textLength": zone.width - 12, "lengthAdjust": "spacingAndGlyphs"})
     return [
-        {"tag": "rect", "x": zone.x, "y": zone.y, "width": zone.width, "height": zone.height,
-         "rx": 6, "fill": "#f0e6c8" if enabled else "#777777", "stroke": "#333333"},
-        {"tag": "text", "x": zone.x + zone.width / 2, "y": zone.y + 28, "font-size": 16,
-         "text-anchor": "middle", "fill": "#000000" if enabled else "#333333",
-         "content": label},
+        {"tag": "rect", "class": "button", "x": zone.x, "y": zone.y, "width": zone.width,
+         "height": zone.height, "rx": 8, "fill": "#f0e6c8" if enabled else "#777777",
+         "stroke": "#333333"},
+        text,
     ]
 
 

@@ -6,7 +6,7 @@ import random
 import time
 from collections.abc import Iterable, Sequence
 from types import MappingProxyType
-from typing import TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from hypothesis import given, settings, strategies as st
 from twisted.trial.unittest import SynchronousTestCase
@@ -52,6 +52,10 @@ from gameproto.games.tarot import (
     _buttonZones,
     _cost,
     _legal,
+    CARD_H,
+    CARD_W,
+    HEIGHT,
+    WIDTH,
     botDiscard,
     cardFace,
     cardLabel,
@@ -106,6 +110,19 @@ def narrow(value: object, kind: type[_T]) -> _T:
     """``value``, known to be a ``kind``."""
     assert isinstance(value, kind), value
     return value
+
+
+def texts(content: Iterable[object]) -> list[str]:
+    """Every text a display's tags hold, nested ones (a group's) included."""
+    found: list[str] = []
+    for tag in content:
+        if isinstance(tag, dict):
+            inner = tag.get("content")
+            if isinstance(inner, list):
+                found.extend(texts(inner))
+            elif inner is not None:
+                found.append(str(inner))
+    return found
 
 
 def zonesOf(request: RequestedAction) -> tuple[Zone, ...]:
@@ -1029,23 +1046,48 @@ class EngineTests(SynchronousTestCase):
     def test_display(self) -> None:
         game = start(0)
         display = game.display(1)
-        self.assertEqual((display.player, display.width, display.height), (1, 600, 820))
+        self.assertEqual((display.player, display.width, display.height), (1, 600, 936))
         self.assertEqual(displayCards(display), set(game.dealt[1]))
         self.assertTrue(any(tag.get("content") == "garde contre" for tag in display.content))
         display.asJSON()
 
     def test_displayReadable(self) -> None:
-        """Hand cards: 70 units wide (of 600), labels of 24 units, in three rows inside the display."""
+        """
+        Hand cards: 78 units each way (of 600 wide: 44 px on a 390 px wide
+        phone), labels of 24 units, in three rows inside the display.
+        """
         game = start(0)
         display = game.display(1)
         cards = [t for t in display.content if t.get("class") == "card"]
         self.assertEqual(len(cards), 18)
-        self.assertTrue(all(t["width"] >= 66 and t["y"] + t["height"] <= 820 for t in cards))
+        self.assertTrue(all(t["width"] >= 78 and t["height"] >= 78 for t in cards))
+        self.assertTrue(all(t["y"] + t["height"] <= 936 for t in cards))
         self.assertTrue(all(t["x"] + t["width"] <= 600 for t in cards))
         self.assertEqual(len({t["y"] for t in cards}), 3)
         labels = [t for t in display.content if t.get("content") in LABELS]
         self.assertTrue(all(t["font-size"] >= 24 for t in labels))
         self.assertTrue(any("Kn knight" in str(t.get("content")) for t in display.content))
+
+    def test_tapTargets(self) -> None:
+        """
+        Everything a seat is asked to click (bids, the discard's cards and
+        proposal, the cards to play, another deal or stop) is at least 78
+        units each way, inside the display: 44 px on a 390 px wide phone.
+        """
+        game = start(0)
+        seen: set[str] = set()
+        while game.phase != "over":
+            for request in game.instructions().requested_actions:
+                zones = list(request.zones or ()) + list(request.pick.zones if request.pick else ())
+                for zone in zones:
+                    self.assertGreaterEqual(min(zone.width, zone.height), 78, (game.phase, zone))
+                    self.assertLessEqual(zone.x + zone.width, WIDTH)
+                    self.assertLessEqual(zone.y + zone.height, HEIGHT)
+                seen.add(game.phase)
+            seat = game.waitingFor()[0]
+            answer = tarotBot(game.view(seat), seat)
+            ok(game.act(seat, {"replay": False} if game.phase == "end" else answer))
+        self.assertEqual(seen, {"bidding", "discard", "play", "end"})
 
     def test_trickAndDealShown(self) -> None:
         """The last trick names each seat's card and its winner; the end explains the score."""
@@ -1055,22 +1097,76 @@ class EngineTests(SynchronousTestCase):
             ok(game.act(seat, tarotBot(game.view(seat), seat)))
             if game.phase == "play" and game.tricksPlayed == 1:
                 break
-        texts = [str(t.get("content")) for t in game.display(None).content]
         winner = game.lastTrickWinner
         assert winner is not None
-        self.assertIn(f"Last trick: P{winner + 1} won it", texts)
+        self.assertIn(f"Last trick: P{winner + 1} won it", texts(game.display(None).content))
         won = [t for t in game.display(None).content if t.get("class") == "card"
                and t.get("stroke") == "#facc15"]
         self.assertEqual([t["data-card"] for t in won], [game.previousTrick[winner]])
         playDeal(game)
-        texts = [str(t.get("content")) for t in game.display(0).content]
+        shown = texts(game.display(0).content)
         score = game.lastScore
         assert score is not None
         if score["reason"] == "played":
-            self.assertTrue(any(t.startswith("Points: ") and "needed" in t for t in texts), texts)
-            self.assertTrue(any(t.startswith("Value: (25 + ") for t in texts), texts)
-        self.assertIn("Total", texts)
-        self.assertTrue(any(t.startswith("This deal: ") for t in texts), texts)
+            self.assertTrue(any(t.startswith("Points: ") and "needed" in t for t in shown), shown)
+            self.assertTrue(any(t.startswith("Value: (25 + ") for t in shown), shown)
+        self.assertIn("Total", shown)
+        self.assertTrue(any(t.startswith("This deal: ") for t in shown), shown)
+
+    def sheetRows(self, display: Display) -> dict[str, list[str]]:
+        """The score sheet a display shows: each row's label and the seats' points."""
+        (sheet,) = [t for t in display.content if t.get("class") == "score-sheet"]
+        cells: dict[tuple[float, float], list[dict[str, Any]]] = {}
+        for tag in sheet["content"]:
+            self.assertLessEqual(tag["x"], display.width)
+            self.assertLessEqual(tag["y"] + 4, display.height)
+            column = 16 if tag["x"] < 300 else 310  # the columns: labels at 16 or 310
+            cells.setdefault((column, tag["y"]), []).append(tag)
+        rows: dict[str, list[str]] = {}
+        for (_, y), tags in sorted(cells.items()):
+            label = [str(t["content"]) for t in tags if "text-anchor" not in t]
+            points = [str(t["content"]) for t in sorted(tags, key=lambda t: t["x"])
+                      if t.get("text-anchor") == "end"]
+            self.assertEqual(len(label), 1, tags)
+            if label[0] != "Deal":
+                self.assertNotIn(label[0], rows)
+                rows[label[0]] = points
+        return rows
+
+    def playDeals(self, deals: int) -> TarotGame:
+        """A session of ``deals`` deals played by bots, at the end of the last one."""
+        game = start(3)
+        while True:
+            playDeal(game)
+            if game.dealNumber == deals:
+                return game
+            for seat in range(4):
+                ok(game.act(seat, {"replay": True}))
+
+    def test_scoreSheetEveryDeal(self) -> None:
+        """After five deals the score sheet lists each one's points, then the totals."""
+        game = self.playDeals(5)
+        display = game.display(0)
+        rows = self.sheetRows(display)
+        self.assertEqual(list(rows), ["1", "2", "3", "4", "5", "Total"])
+        for number, deal in enumerate(game.history, 1):
+            self.assertEqual(rows[str(number)],
+                             [f"{p:+d}" if p else "0" for p in deal["scores"]])
+        self.assertEqual(rows["Total"], [str(t) for t in game.totals])
+        self.assertEqual(display.height, 936)
+        self.assertEqual(self.sheetRows(game.display(None)), rows)
+
+    def test_scoreSheetLongSession(self) -> None:
+        """Forty deals: two columns side by side, the display taller, each deal once, all inside."""
+        game = self.playDeals(40)
+        display = game.display(2)
+        rows = self.sheetRows(display)
+        self.assertEqual(list(rows), [str(n) for n in range(1, 41)] + ["Total"])
+        self.assertEqual(rows["Total"], [str(t) for t in game.totals])
+        self.assertGreater(display.height, 936)
+        self.assertEqual(display.content[0]["height"], display.height)  # the table's cloth
+        (sheet,) = [t for t in display.content if t.get("class") == "score-sheet"]
+        self.assertEqual({t["x"] for t in sheet["content"] if "text-anchor" not in t}, {16, 310})
 
     def test_dealExplanation(self) -> None:
         """Contract, points against the threshold, multiplier and petit au bout, in words."""
@@ -1309,7 +1405,7 @@ def referenceRequests(game: TarotGame) -> tuple[RequestedAction, ...]:
     def handZones(seat: int, cards: Iterable[int]) -> tuple[Zone, ...]:
         hand = sorted(game.hands[seat])
         wanted = set(cards)
-        return tuple(Zone(x, y, 70, 76) for (x, y), card in zip(handPlaces(len(hand)), hand)
+        return tuple(Zone(x, y, CARD_W, CARD_H) for (x, y), card in zip(handPlaces(len(hand)), hand)
                      if card in wanted)
 
     requests: list[RequestedAction] = []

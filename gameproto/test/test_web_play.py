@@ -15,7 +15,7 @@ from typing import Any, Mapping
 from twisted.internet import defer
 from twisted.trial.unittest import TestCase
 
-from gameproto.engine.contract import JSON
+from gameproto.engine.contract import JSON, Zone
 from gameproto.games import tarot
 from gameproto.test.test_web_page import (
     Browser,
@@ -64,6 +64,18 @@ def shot(test: TestCase, name: str) -> str:
 
 def centre(zone: Mapping[str, float]) -> tuple[float, float]:
     return zone["x"] + zone["width"] / 2, zone["y"] + zone["height"] / 2
+
+
+def sizesOnScreen(page: Any, selector: str, top: float = 0) -> list[tuple[float, float]]:
+    """
+    The width and height in CSS pixels of each element ``selector`` finds
+    in the board at ``top`` (display units) or below.
+    """
+    return [tuple(size) for size in page.evaluate("""([selector, top]) =>
+        [...document.querySelectorAll('#board svg ' + selector)]
+          .filter(r => +r.getAttribute('y') >= top)
+          .map(r => { const box = r.getBoundingClientRect(); return [box.width, box.height]; })""",
+                                                  [selector, top])]
 
 
 class Connect4Tests(BrowserTestCase):
@@ -159,7 +171,8 @@ class Connect4Tests(BrowserTestCase):
         yield self.inBrowser(script)
 
 
-class TarotTests(BrowserTestCase):
+class TarotTestCase(BrowserTestCase):
+    """Tarot games dealt from L{TAROT_SEED}, and what their table holds."""
 
     @defer.inlineCallbacks
     def setUp(self) -> Any:  # type: ignore[override]  # trial waits for a Deferred setUp
@@ -172,6 +185,37 @@ class TarotTests(BrowserTestCase):
         self.patch(tarot.TAROT, "start", start)
         yield super().setUp()
 
+    def table(self) -> Any:
+        hub = self.server.service.hub
+        (table,) = [t for t, _ in hub.tables.values() if t.factory.name == "tarot"]
+        return table
+
+    def tarotHand(self) -> list[int]:
+        return sorted(self.table().engine.hands[0])
+
+    def tarotDiscard(self) -> list[int]:
+        return list(self.table().engine.discard or ())
+
+
+def createTarot(page: Any) -> None:
+    """A Tarot game against three bots, the page in seat 1, P4 dealing: P1 bids first."""
+    setName(page, "alice")
+    form = "form.engine[data-engine=tarot]"
+    page.fill(f"{form} input[data-param=dealer]", "3")
+    page.click(f"{form} button.create")
+    waitState(page, "your-turn")
+
+
+def clickZone(page: Any, zone: Zone) -> None:
+    """Click the middle of one of the engine's zones."""
+    clickDisplay(page, zone.x + zone.width / 2, zone.y + zone.height / 2)
+
+
+GARDE = tarot._buttonZones(tarot.GARDE_CONTRE + 1)[tarot.GARDE]
+
+
+class TarotTests(TarotTestCase):
+
     @defer.inlineCallbacks
     def test_clickDiscard(self) -> Any:
         """
@@ -183,11 +227,7 @@ class TarotTests(BrowserTestCase):
 
         def script(browser: Browser) -> Any:
             page = browser.open(self.url)
-            setName(page, "alice")
-            form = "form.engine[data-engine=tarot]"
-            page.fill(f"{form} input[data-param=dealer]", "3")
-            page.click(f"{form} button.create")
-            waitState(page, "your-turn")
+            createTarot(page)
             self.assertIn("click your bid", page.text_content("#status") or "")
             size = page.evaluate("""() => {
                 const svg = document.querySelector('#board svg');
@@ -196,8 +236,7 @@ class TarotTests(BrowserTestCase):
                 return label.getBoundingClientRect().height;
             }""")
             self.assertGreaterEqual(size, 16)
-            garde = tarot._buttonZones(tarot.GARDE_CONTRE + 1)[tarot.GARDE]
-            clickDisplay(page, garde.x + garde.width / 2, garde.y + garde.height / 2)
+            clickZone(page, GARDE)
             page.wait_for_selector("#pick:not([hidden])")
             self.assertTrue(page.locator("#text-form").is_hidden())
             self.assertEqual(page.get_attribute("#pick-send", "disabled"), "")
@@ -249,17 +288,6 @@ class TarotTests(BrowserTestCase):
 
         yield self.inBrowser(script)
 
-    def table(self) -> Any:
-        hub = self.server.service.hub
-        (table,) = [t for t, _ in hub.tables.values() if t.factory.name == "tarot"]
-        return table
-
-    def tarotHand(self) -> list[int]:
-        return sorted(self.table().engine.hands[0])
-
-    def tarotDiscard(self) -> list[int]:
-        return list(self.table().engine.discard or ())
-
 
 class PhoneTests(BrowserTestCase):
 
@@ -291,6 +319,54 @@ class PhoneTests(BrowserTestCase):
                 self.assertGreaterEqual(page.locator(selector).bounding_box()["height"], 44,
                                         selector)
             page.screenshot(path=shot(self, "phone-tarot.png"))
+
+        yield self.inBrowser(script)
+
+
+class TarotPhoneTests(TarotTestCase):
+
+    @defer.inlineCallbacks
+    def test_tapTargets(self) -> Any:
+        """
+        On a 390 px wide phone, Tarot's tap targets are at least 44 px each
+        way: the bid buttons, the cards of the hand, the cards to pick for
+        the discard and the proposal's button, the cards to play; a few
+        cards are played by tapping them.
+        """
+
+        def script(browser: Browser) -> Any:
+            page = browser.open(self.url)
+            page.set_viewport_size({"width": 390, "height": 844})
+            createTarot(page)
+            self.assertLessEqual(page.evaluate("() => document.documentElement.scrollWidth"), 390)
+
+            def atLeast44(selector: str, count: int, top: float = 0) -> None:
+                sizes = sizesOnScreen(page, selector, top)
+                self.assertGreaterEqual(len(sizes), count, selector)
+                for width, height in sizes:
+                    self.assertGreaterEqual(min(width, height), 44, (selector, width, height))
+
+            atLeast44("rect.button", 5)
+            atLeast44("rect.zone", 5)  # the bids allowed
+            atLeast44("rect.card", 18, tarot.HAND_Y)
+            clickZone(page, GARDE)
+            page.wait_for_selector("#pick:not([hidden])")
+            atLeast44("rect.pick", 6)
+            atLeast44("rect.zone", 1)  # the proposal
+            atLeast44("rect.card", 24, tarot.HAND_Y)
+            page.screenshot(path=shot(self, "phone-tarot-discard.png"))
+            before = version(page)
+            clickDisplay(page, *zoneCenters(page)[0])  # the proposed discard
+            waitNewVersion(page, before)
+            for _ in range(3):
+                waitState(page, "your-turn")
+                atLeast44("rect.zone", 1)
+                before = version(page)
+                clickDisplay(page, *zoneCenters(page)[0])
+                waitNewVersion(page, before)
+            waitState(page, "your-turn", "waiting")
+            self.assertEqual(len(self.fromThread(self.tarotHand)), 15)
+            self.assertEqual(page.locator("#errors li.error").count(), 0)
 
         yield self.inBrowser(script)
 
