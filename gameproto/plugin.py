@@ -8,7 +8,8 @@ a third party's package ships its own file in its own C{twisted/plugins/}.
 Every plugin brings its C{--ports} name and default endpoint, its own options
 (prefixed with its name), the server behind its connections (made on the
 shared hub), the factory of its connections and, if any, its resources on the
-web port.  C{gameproto.tap} loops over them and names no protocol.
+web port and the engines of its games (which the hub's registry holds).
+C{gameproto.tap} loops over them and names no protocol.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from twisted.web.resource import Resource
 from zope.interface import Attribute, Interface, implementer
 
 if TYPE_CHECKING:
+    from gameproto.engine.contract import EngineFactory
     from gameproto.engine.hub import Hub
 
 log = Logger(namespace="gameproto.plugin")
@@ -81,16 +83,31 @@ class IWebProtocolPlugin(IProtocolPlugin):
         """Its resources on the web port, by path segment (C{{b"connect4": ...}})."""
 
 
+class IEngineProtocolPlugin(IProtocolPlugin):
+    """
+    A protocol plugin that also brings engines: the games it plays, which
+    the hub's registry then holds whether its port is on or off, so that
+    the HTTP API lists them, the engine JSON protocol and the API create
+    them by name, records replay and a restart restores their games.
+    """
+
+    def engines() -> Sequence[EngineFactory]:
+        """
+        The engines it brings (C{gameproto.engine.contract.EngineFactory}),
+        each under a name no other plugin's engine has.
+        """
+
+
 SettingsT = TypeVar("SettingsT")
 ServerT = TypeVar("ServerT")
 
 
-@implementer(IPlugin, IWebProtocolPlugin)
+@implementer(IPlugin, IWebProtocolPlugin, IEngineProtocolPlugin)
 class ProtocolPlugin(Generic[SettingsT, ServerT]):
     """
     A base for protocol plugins: set the attributes, write L{settings},
     L{makeServer} and L{factory}; no web resources unless L{webResources}
-    says otherwise.
+    says otherwise, no engines unless L{engines} does.
     """
 
     name: str
@@ -111,11 +128,27 @@ class ProtocolPlugin(Generic[SettingsT, ServerT]):
     def webResources(self, server: ServerT) -> dict[bytes, Resource]:
         return {}
 
+    def engines(self) -> Sequence[EngineFactory]:
+        return ()
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"
 
 
-def _problem(plugin: IProtocolPlugin, taken: set[str], options: set[str]) -> str | None:
+def broughtEngines(plugin: IProtocolPlugin) -> list[EngineFactory]:
+    """The engines ``plugin`` brings (L{IEngineProtocolPlugin}); none if it brings none."""
+    if IEngineProtocolPlugin.providedBy(plugin):
+        return list(plugin.engines())
+    return []
+
+
+def pluginEngines(plugins: Iterable[IProtocolPlugin]) -> list[EngineFactory]:
+    """Every engine the ``plugins`` bring, in their order: what the hub's registry holds."""
+    return [engine for plugin in plugins for engine in broughtEngines(plugin)]
+
+
+def _problem(plugin: IProtocolPlugin, taken: set[str], options: set[str],
+             games: set[str]) -> str | None:
     name = getattr(plugin, "name", None)
     if not isinstance(name, str) or not name or not all(
         c.isalnum() or c in "-_" for c in name
@@ -128,6 +161,15 @@ def _problem(plugin: IProtocolPlugin, taken: set[str], options: set[str]) -> str
             return f"its option {row[0]!r} does not start with {name + '-'!r}"
         if row[0] in options:
             return f"its option {row[0]!r} is taken"
+    try:
+        brought = [engine.name for engine in broughtEngines(plugin)]
+    except Exception as e:
+        return f"its engines cannot be listed ({e!r})"
+    for game in brought:
+        if not isinstance(game, str) or not game:
+            return f"its engine named {game!r} has no name"
+        if game in games or brought.count(game) > 1:
+            return f"its engine {game!r} is taken"
     return None
 
 
@@ -135,9 +177,10 @@ def protocolPlugins(found: Iterable[IProtocolPlugin] | None = None,
                     reservedOptions: Iterable[str] = ()) -> list[IProtocolPlugin]:
     """
     Every protocol plugin installed (or those ``found``), in the order
-    found.  A plugin whose name is taken or bad, or whose options are not
+    found.  A plugin whose name is taken or bad, whose options are not
     prefixed with its name or are taken (by an earlier plugin, or one of
-    ``reservedOptions``), is left out, and a log line says why.
+    ``reservedOptions``), or which brings an engine whose name an earlier
+    plugin's engine has, is left out, and a log line says why.
     """
     if found is None:
         from twisted.plugin import getPlugins
@@ -146,14 +189,16 @@ def protocolPlugins(found: Iterable[IProtocolPlugin] | None = None,
     plugins: list[IProtocolPlugin] = []
     taken: set[str] = set()
     options = set(reservedOptions)
+    games: set[str] = set()
     for plugin in found:
-        problem = _problem(plugin, taken, options)
+        problem = _problem(plugin, taken, options, games)
         if problem is not None:
             log.error("protocol plugin {plugin!r} left out: {problem}", plugin=plugin,
                       problem=problem)
             continue
         taken.add(plugin.name)
         options.update(row[0] for row in plugin.optParameters)
+        games.update(engine.name for engine in broughtEngines(plugin))
         plugins.append(plugin)
     return plugins
 

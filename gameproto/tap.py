@@ -33,13 +33,14 @@ from gameproto.engine.external import (
     parseEngineSpec,
 )
 from gameproto.engine.hub import Hub, HubSettings
-from gameproto.engine.registry import EngineRegistry, builtins, loadEngineDirectory
+from gameproto.engine.registry import EngineRegistry, loadEngineDirectory
 from gameproto.engine.store import SQLiteRecordStore
 from gameproto.net import Limits, cap, originList, positiveCount, rate
 from gameproto.plugin import (
     WEB_PORT,
     IProtocolPlugin,
     IWebProtocolPlugin,
+    pluginEngines,
     protocolPlugins,
     delay,
     seconds,
@@ -289,7 +290,9 @@ class Options(usage.Options):
         except ValueError as e:
             raise usage.UsageError(f"connection limits: {e}") from None
         self["settings"] = {plugin.name: plugin.settings(self) for plugin in self.plugins}
-        self["manifests"] = externalManifests(self["engines"], self["engine"], usage.UsageError)
+        self["manifests"] = externalManifests(
+            self["engines"], self["engine"], usage.UsageError,
+            taken=[engine.name for engine in pluginEngines(self.plugins)])
         try:
             SQLiteRecordStore(self["db"]).close()
         except (OSError, sqlite3.Error) as e:
@@ -300,12 +303,14 @@ class Options(usage.Options):
 
 
 def externalManifests(directory: str | None, specs: list[str],
-                      error: Callable[[str], Exception] = ManifestError) -> list[EngineManifest]:
+                      error: Callable[[str], Exception] = ManifestError,
+                      taken: Iterable[str] = ()) -> list[EngineManifest]:
     """
     The external engines named by ``--engines`` and ``--engine`` (each
-    ``PATH`` or ``NAME=SPEC``, read by L{EngineManifest.fromSpec}).  Raises
-    ``error`` (L{ManifestError} by default) with a text that begins with the
-    option at fault.
+    ``PATH`` or ``NAME=SPEC``, read by L{EngineManifest.fromSpec}), none
+    named as another or as one of ``taken`` (the protocol plugins' engines).
+    Raises ``error`` (L{ManifestError} by default) with a text that begins
+    with the option at fault.
     """
     try:
         manifests = loadEngineDirectory(Path(directory)) if directory else []
@@ -317,8 +322,9 @@ def externalManifests(directory: str | None, specs: list[str],
         except ManifestError as e:
             raise error(f"--engine: {e}") from None
     names = [m.name for m in manifests]
+    reserved = set(taken)
     for name in names:
-        if names.count(name) > 1 or name in builtins():
+        if names.count(name) > 1 or name in reserved:
             option = "--engine" if specs else "--engines"
             raise error(f"{option}: two engines are named {name!r}")
     return manifests
@@ -326,14 +332,17 @@ def externalManifests(directory: str | None, specs: list[str],
 
 def makeHub(options: Mapping[str, Any], clock: IReactorTime, processes: Any = None) -> Hub:
     """
-    The hub every port shares: the record store of ``--db``, the built-in
-    engines and the external ones (``processes`` spawns them: the reactor
-    by default), the clock, the settings of the games it hosts.
+    The hub every port shares: the record store of ``--db``, the engines
+    the protocol plugins bring and the external ones (``processes`` spawns
+    them: the reactor by default), the clock, the settings of the games it
+    hosts.
     """
     settings = options["hub"]
     if processes is None:
         from twisted.internet import reactor as processes
-    registry: EngineRegistry = builtins()
+    registry = EngineRegistry()
+    for engine in pluginEngines(options["plugins"]):
+        registry.add(engine)
     for manifest in options.get("manifests") or ():
         registry.add(ExternalEngine(manifest, processes, settings.engineTimeout))
     return Hub(clock, SQLiteRecordStore(options["db"]), None, registry, settings=settings,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from twisted.internet.interfaces import IProtocolFactory
 from twisted.python import usage
@@ -12,7 +12,9 @@ from gameproto.carcassonne.server import (
     CarcassonneServerFactory,
     CarcassonneSettings,
 )
+from gameproto.engine.contract import EngineFactory
 from gameproto.engine.hub import Hub
+from gameproto.games.carcassonne import CARCASSONNE
 from gameproto.plugin import ProtocolPlugin, delay, seconds
 
 ON = ("on", "yes", "true", "1")
@@ -69,6 +71,9 @@ class CarcassonnePlugin(ProtocolPlugin[CarcassonneSettings, CarcassonneServer]):
 
     def factory(self, server: CarcassonneServer) -> IProtocolFactory:
         return CarcassonneServerFactory(server)
+
+    def engines(self) -> Sequence[EngineFactory]:
+        return [CARCASSONNE]
 
 
 carcassonne = CarcassonnePlugin()

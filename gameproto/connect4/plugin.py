@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from twisted.internet.interfaces import IProtocolFactory
 from twisted.python import usage
 from twisted.web.resource import Resource
 
 from gameproto.connect4.server import Connect4Server, Connect4ServerFactory, Connect4Settings
+from gameproto.engine.contract import EngineFactory
 from gameproto.engine.hub import Hub
-from gameproto.games.connect4 import DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_SIZE, MIN_SIZE
+from gameproto.games.connect4 import (
+    DEFAULT_HEIGHT,
+    DEFAULT_WIDTH,
+    ENGINE,
+    MAX_SIZE,
+    MIN_SIZE,
+)
 from gameproto.plugin import ProtocolPlugin, delay, seconds
 
 
@@ -72,6 +79,9 @@ class Connect4Plugin(ProtocolPlugin[Connect4Settings, Connect4Server]):
         from gameproto.connect4.websocket import connect4WebSocket
 
         return {b"connect4": connect4WebSocket(server)}
+
+    def engines(self) -> Sequence[EngineFactory]:
+        return [ENGINE]
 
 
 connect4 = Connect4Plugin()

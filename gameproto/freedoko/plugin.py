@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from twisted.internet.interfaces import IProtocolFactory
 from twisted.python import usage
 
+from gameproto.engine.contract import EngineFactory
 from gameproto.engine.hub import Hub
 from gameproto.freedoko.server import FreeDokoServer, FreeDokoServerFactory, FreeDokoSettings
+from gameproto.games.doppelkopf import DOPPELKOPF
 from gameproto.net import cap
 from gameproto.plugin import ProtocolPlugin, delay, seconds
 
@@ -62,6 +64,9 @@ class FreeDokoPlugin(ProtocolPlugin[FreeDokoSettings, FreeDokoServer]):
 
     def factory(self, server: FreeDokoServer) -> IProtocolFactory:
         return FreeDokoServerFactory(server)
+
+    def engines(self) -> Sequence[EngineFactory]:
+        return [DOPPELKOPF]
 
 
 freedoko = FreeDokoPlugin()

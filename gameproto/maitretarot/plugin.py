@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from twisted.internet.interfaces import IProtocolFactory
 from twisted.python import usage
 
+from gameproto.engine.contract import EngineFactory
 from gameproto.engine.hub import Hub
+from gameproto.games.tarot import TAROT
 from gameproto.maitretarot.server import (
     RECLAIM_RULES,
     TarotServer,
@@ -64,6 +66,9 @@ class MaitreTarotPlugin(ProtocolPlugin[TarotSettings, TarotServer]):
 
     def factory(self, server: TarotServer) -> IProtocolFactory:
         return TarotServerFactory(server)
+
+    def engines(self) -> Sequence[EngineFactory]:
+        return [TAROT]
 
 
 maitretarot = MaitreTarotPlugin()

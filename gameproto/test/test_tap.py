@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -29,17 +30,25 @@ from gameproto import tap
 from gameproto.connect4.server import Connect4ServerFactory, Connect4Settings
 from gameproto.engine.external import ManifestError
 from gameproto.engine.hub import HubSettings
+from gameproto.engine.table import Table
 from gameproto.enginejson.server import EngineJsonServerFactory, EngineJsonSettings
+from gameproto.games.connect4 import ENGINE as CONNECT4_ENGINE
 from gameproto.maitretarot.server import TarotServerFactory, TarotSettings
 from gameproto.net import GameServerFactory
+from gameproto.games import engines as builtinEngines
 from gameproto.plugin import (
+    IEngineProtocolPlugin,
     IProtocolPlugin,
     IWebProtocolPlugin,
     ProtocolPlugin,
+    pluginEngines,
     protocolPlugins,
 )
 from gameproto.test import thirdparty
 from gameproto.test.service_helpers import LOCAL, onlyPorts
+from gameproto.test.test_hub import Guest
+from gameproto.test.test_metrics import apiCall
+from gameproto.test.thirdparty.echo import TALLY, TallyGame
 
 THIRD_PARTY = Path(thirdparty.__file__).parent
 """The root of the third party's tree: its ``twisted/plugins/`` holds the echo plugin."""
@@ -245,9 +254,28 @@ class PluginTests(SynchronousTestCase):
                          ["tcp:4000", "tcp:4001", "tcp:4002", "tcp:4003", "tcp:2442"])
         for plugin in plugins:
             self.assertTrue(verifyObject(IWebProtocolPlugin, plugin))
+            self.assertTrue(verifyObject(IEngineProtocolPlugin, plugin))
             self.assertTrue(IPlugin.providedBy(plugin))
             for row in plugin.optParameters:
                 self.assertTrue(row[0].startswith(plugin.name + "-"), row[0])
+
+    def test_engines(self) -> None:
+        """
+        Each built-in game comes with the plugin of its protocol, and the
+        service's registry holds what the plugins bring, whether their ports
+        are on or off.
+        """
+        brought = {p.name: [engine.name for engine in pluginEngines([p])]
+                   for p in protocolPlugins()}
+        self.assertEqual(brought, {"connect4": ["connect4"], "maitretarot": ["tarot"],
+                                   "carcassonne": ["carcassonne"], "engine": [],
+                                   "freedoko": ["doppelkopf"]})
+        served = pluginEngines(protocolPlugins())
+        for engine in builtinEngines():
+            self.assertIn(engine, served)
+        registry = tap.makeService(parse(*onlyPorts(web=LOCAL)), Clock()).hub.registry
+        self.assertEqual([engine.name for engine in registry],
+                         ["carcassonne", "connect4", "doppelkopf", "tarot"])
 
     def test_factories(self) -> None:
         """Each plugin's factory is its protocol's, sharing the server it was given."""
@@ -276,17 +304,33 @@ class PluginTests(SynchronousTestCase):
                 self.description = name
                 self.optParameters = [[option, None, None, "?"]] if option else []
 
+        class Games(Plugin):
+            def __init__(self, name: str, *brought: Any) -> None:
+                super().__init__(name)
+                self.brought = brought
+
+            def engines(self) -> Any:
+                if not self.brought:
+                    raise RuntimeError("no rules installed")
+                return self.brought
+
         events: list[dict[str, Any]] = []
         self.patch(gameproto.plugin, "log", Logger(observer=cast(ILogObserver, events.append)))
         good = Plugin("good", "good-x-knob")
+        games = Games("games", TALLY)
         found = protocolPlugins([good, Plugin("web"), Plugin("good"), Plugin("bad", "knob"),
                                  Plugin("a b"), Plugin(""), Plugin("good-x", "good-x-knob"),
-                                 Plugin("core", "core-db")], reservedOptions=["core-db"])
-        self.assertEqual(found, [good])
+                                 Plugin("core", "core-db"), games, Games("again", TALLY),
+                                 Games("twice", CONNECT4_ENGINE, CONNECT4_ENGINE),
+                                 Games("broken")],
+                                reservedOptions=["core-db"])
+        self.assertEqual(found, [good, games])
         self.assertEqual([event["problem"] for event in events], [
             "the name 'web' is taken", "the name 'good' is taken",
             "its option 'knob' does not start with 'bad-'", "bad name 'a b'", "bad name ''",
-            "its option 'good-x-knob' is taken", "its option 'core-db' is taken"])
+            "its option 'good-x-knob' is taken", "its option 'core-db' is taken",
+            "its engine 'tally' is taken", "its engine 'connect4' is taken",
+            "its engines cannot be listed (RuntimeError('no rules installed'))"])
 
     def test_coreOptionsReserved(self) -> None:
         """A plugin may not take an option of the core (its name is engine, say)."""
@@ -466,6 +510,47 @@ class ThirdPartyTests(TestCase):
         self.assertEqual((yield received), b"echo> hello\r\n")
         self.assertEqual(service.servers["echo"].lines, 1)
         self.assertIs(service.servers["echo"].hub, service.hub)
+
+    def test_engineListed(self) -> None:
+        """The game its plugin brings is in the hub's registry and the API's list."""
+        service = tap.makeService(parse(*onlyPorts(web=LOCAL)), Clock())
+        self.assertIs(service.hub.registry.get("tally"), TALLY)
+        api = service.getServiceNamed("web").factory.resource.children[b"api"]
+        listed = json.loads(b"".join(apiCall(api, b"GET", b"/api/engines").written))
+        [tally] = [entry for entry in listed["engines"] if entry["name"] == "tally"]
+        self.assertEqual(tally["parameters"], {"presses": {
+            "type": "int", "description": "How many presses end the game.",
+            "range": [1, 100], "default": 3}})
+
+    def test_externalEngineNotTally(self) -> None:
+        """An external engine may not take the name of a plugin's engine."""
+        error = self.assertRaises(usage.UsageError, parse, "--engine=tally=true")
+        self.assertIn("'tally'", str(error))
+
+    @defer.inlineCallbacks
+    def test_restartRestores(self) -> Any:
+        """A game of the plugin's engine left unfinished is hosted again after a restart."""
+        db = self.mktemp() + ".sqlite"
+        first = tap.makeService(parse("--db", db, *onlyPorts(echo=LOCAL)), Clock())
+        made: list[Any] = []
+        first.hub.newGame("tally", {"presses": 5}).addCallback(made.append)
+        [table] = made
+        assert isinstance(table, Table)
+        self.assertIsNone(first.hub.join(table.id, Guest("alice"), 1))
+        for _ in range(2):
+            table.act(0, "t")
+        first.hub.store.close()
+
+        again = tap.makeService(parse("--db", db, *onlyPorts(echo=LOCAL)), Clock())
+        again.startService()
+        self.addCleanup(again.stopService)
+        yield listening(again.getServiceNamed("echo"))
+        twin = again.hub.findTable(table.id)
+        assert twin is not None
+        self.assertTrue(again.hub.hosts(twin))
+        assert isinstance(twin.engine, TallyGame)
+        self.assertEqual((twin.engine.count, twin.engine.params), (2, {"presses": 5}))
+        self.assertEqual(twin.record.status, "live")
 
     @defer.inlineCallbacks
     def test_twistdHelp(self) -> Any:
