@@ -22,6 +22,7 @@ the scores have no such primes.
 from __future__ import annotations
 
 import random
+import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -1066,7 +1067,10 @@ class TarotGame:
             else:
                 doing = "Waiting for the others: another deal?"
         elif view.phase == OVER:
-            doing = f"Game over: {self.ending}" if self.ending else "Game over"
+            # the game state's words name seats "player N": the display's names here
+            ending = re.sub(r"\bplayer (\d)\b", lambda m: name(int(m.group(1)) - 1),
+                            self.ending or "")
+            doing = f"Game over: {ending}" if ending else "Game over"
         content.append(_text(16, BUTTON_Y - 12, doing, 18, _GOLD))
         if ended:  # the hand is played (or the deal void): the score sheet is there
             return Display(seat, WIDTH, height, tuple(content))

@@ -1155,6 +1155,11 @@ class EngineTests(SynchronousTestCase):
         self.assertEqual(rows["Total"], [str(t) for t in game.totals])
         self.assertEqual(display.height, 936)
         self.assertEqual(self.sheetRows(game.display(None)), rows)
+        for seat, answer in enumerate([False, True, True, True]):
+            ok(game.act(seat, {"replay": answer}))
+        self.assertEqual(self.sheetRows(game.display(1)), rows)
+        self.assertIn("Game over: P1 stopped after deal 5", texts(game.display(1).content))
+        self.assertIn("Game over: you stopped after deal 5", texts(game.display(0).content))
 
     def test_scoreSheetLongSession(self) -> None:
         """Forty deals: two columns side by side, the display taller, each deal once, all inside."""

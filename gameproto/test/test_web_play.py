@@ -22,6 +22,7 @@ from gameproto.test.test_web_page import (
     BrowserTestCase,
     boardState,
     clickDisplay,
+    scoresShown,
     setName,
     version,
     waitState,
@@ -287,6 +288,103 @@ class TarotTests(TarotTestCase):
             page.screenshot(path=shot(self, "tarot-trick.png"))
 
         yield self.inBrowser(script)
+
+
+    @defer.inlineCallbacks
+    def test_wholeDeal(self) -> Any:
+        """
+        A whole deal: the garde bid, six cards picked and confirmed, a lit
+        card clicked at each turn up to the last trick; then the score
+        explained (the contract's result, the points against the threshold,
+        the value) over the score sheet, and "stop" ends the game.  Its
+        replay then says each turn in words and names.
+        """
+
+        def script(browser: Browser) -> Any:
+            page = browser.open(self.url)
+            createTarot(page)
+            clickZone(page, GARDE)
+            page.wait_for_selector("#pick:not([hidden])")
+            for index in range(6):
+                clickDisplay(page, *centre(pickZones(page)[index]))
+            page.click("#pick-send")
+            page.wait_for_selector("#pick", state="hidden")
+            played = 0
+            while True:
+                waitState(page, "your-turn")
+                status = page.text_content("#status") or ""
+                if "play another deal, or stop" in status:
+                    break
+                self.assertIn("click a lit card to play it", status)
+                before = version(page)
+                clickDisplay(page, *zoneCenters(page)[0])
+                waitNewVersion(page, before)
+                played += 1
+                self.assertLessEqual(played, 18)
+            self.assertEqual(played, 18)
+            text = page.text_content("#board svg") or ""
+            self.assertRegex(text, r"(You|P[234]) (made|lost) the garde")
+            self.assertRegex(text, r"Points: [\d.]+ with \d oudlers?, needed \d\d: "
+                                   r"(made|short) by \d+")
+            self.assertRegex(text, r"Value: \(25 \+ \d+\) × 2 = \d+")
+            self.assertIn("This deal: you ", text)
+            game = self.fromThread(lambda: self.table().engine)
+            sheet = page.locator("#board svg g.score-sheet text").all_text_contents()
+            (deal,) = game.history
+            totals = [str(t) for t in game.totals]
+            self.assertEqual(sheet, ["Deal", "you", "P2", "P3", "P4",
+                                     "1", *[f"{p:+d}" if p else "0" for p in deal["scores"]],
+                                     "Total", *totals])
+            self.assertEqual([score for _, score in scoresShown(page)], totals)
+            self.assertEqual(page.locator("#errors li.error").count(), 0)
+            page.evaluate("() => document.querySelector('#game').scrollIntoView()")
+            page.screenshot(path=shot(self, "tarot-deal-end.png"))
+            playAgain, stop = tarot._buttonZones(2)
+            self.assertEqual(len(zoneCenters(page)), 2)
+            clickZone(page, stop)
+            waitState(page, "gameover")
+            self.assertEqual(page.text_content("#status"),
+                             f"Game over: {expectedResult(game.totals)} — alice stopped after deal 1.")
+            gameId = int(page.get_attribute("#board", "data-game") or 0)
+            # Its replay, in words.
+            page.click("#replay-this")
+            page.wait_for_selector("#board[data-turn='0'] svg")
+            labels = {}
+            for turn in (1, 2, 5, 6, 9):
+                page.evaluate(f"() => {{ location.hash = 'replay={gameId}&turn={turn}'; }}")
+                page.wait_for_selector(f"#board[data-turn='{turn}']")
+                labels[turn] = page.text_content("#replay-action") or ""
+            self.assertEqual(labels[1], "Alice bids garde.")
+            self.assertEqual(labels[2], "Bot2 passes.")
+            self.assertEqual(labels[5], "Alice discarded six cards.")
+            self.assertRegex(labels[6], r"^Alice played (\d+|J|Kn|Q|K)[♣♠♥♦]\.$")
+            self.assertRegex(labels[9], r"^Bot4 played \S+; (alice|bot[234]) won the trick\.$")
+            page.click("#replay-last")
+            page.wait_for_function("() => document.querySelector('#replay-action')"
+                                   ".textContent.startsWith('Game over')")
+            self.assertIn("alice stopped after deal 1", page.text_content("#replay-action") or "")
+            page.screenshot(path=shot(self, "replay-tarot.png"))
+
+        yield self.inBrowser(script)
+
+
+def pickZones(page: Any) -> list[dict[str, float]]:
+    """The zones outlined to pick from (the discard's cards), in display units."""
+    return page.evaluate("""() => [...document.querySelectorAll('#board rect.pick')]
+        .map(r => ({x: +r.getAttribute('x'), y: +r.getAttribute('y'),
+                    width: +r.getAttribute('width'), height: +r.getAttribute('height')}))""")
+
+
+def expectedResult(totals: list[int]) -> str:
+    """What the status says of the final totals, for the page in seat 1 named alice."""
+    best = max(totals)
+    winners = [n for n, total in enumerate(totals, 1) if total == best]
+    if len(winners) == len(totals):
+        return "a draw"
+    if len(winners) == 1:
+        return "you win" if winners == [1] else f"P{winners[0]} bot{winners[0]} wins"
+    names = ["P1 alice" if n == 1 else f"P{n} bot{n}" for n in winners]
+    return f"{', '.join(names)} win"
 
 
 class PhoneTests(BrowserTestCase):
