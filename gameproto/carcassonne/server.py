@@ -6,13 +6,16 @@ L{gameproto.engine.room.Room}); once every member of a room is ready, its
 table starts and a L{CarcassonneGame} keeps the document's turn over it:
 the TOKEN, the MOVE relayed to the others with the mover's number, their
 MOVEACKs, then MOVEACK to the mover and the next TOKEN.  The table's engine
-judges every move: the rules engine (the referee, refusing a move that
-breaks the rules with MOVENACK) or the relay engine (a pure relay), and the
-record keeps every move, so the game replays like any other.
+is the rules engine: as the referee (refusing a move that breaks the rules
+with MOVENACK), or, with the referee off, as a pure relay that keeps every
+move and follows the board with the rules while its moves keep them (a
+L{RelayedGame}); the record keeps every move, so the game replays like any
+other, with the rules' scores.  Without a rules engine, the table's engine
+is the relay engine.
 
 Players of other protocols join through the L{CarcassonneMatchmaker};
-bots (when the table's engine has one) fill a waiting room after a while,
-and take the seat of a player who leaves.
+bots fill a waiting room after a while, and take the seat of a player who
+leaves, while the rules follow the game.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from gameproto.engine.room import Room, RoomMatchmaker
 from gameproto.engine.service import GameServer
 from gameproto.engine.table import SeatHolder, Table
 from gameproto.games.carcassonne import CarcassonneGame as RulesGame
+from gameproto.games.carcassonne_relayed import RelayedGame
 from gameproto.net import GameServerFactory
 
 if TYPE_CHECKING:
@@ -59,9 +63,10 @@ SERVER = 0
 
 RELAY = RelayEngine("carcassonne-relay", maxPlayers=MAX_PLAYERS)
 """
-The table's engine when the referee is off (or no rules engine is
-installed), its games recorded under its own name: the server registers it
-in the hub's registry, so they replay by their record like any other.
+The table's engine when no rules engine is installed (or one without a
+``referee`` parameter, with the referee off), its games recorded under its
+own name: the server registers it in the hub's registry (with the referee
+off), so they replay by their record like any other.
 """
 
 
@@ -76,7 +81,7 @@ class CarcassonneSettings:
     referee: bool = True
     """Whether the rules engine judges every move (MOVENACK for a bad one)."""
     botsAfter: float = attrs.field(default=30.0, validator=seconds)
-    """How long a lone ready player waits before a bot joins it (bots: a rules engine's)."""
+    """How long a lone ready player waits before a bot joins it (bots: the rules engine's)."""
     botDelay: float = attrs.field(default=0.5, validator=seconds)
     """How long a bot waits before each of its moves."""
 
@@ -278,6 +283,17 @@ class CarcassonneGuestSeat:
 Member = CarcassonnePlayer | CarcassonneBot | CarcassonneGuestSeat
 
 
+def rulesFollow(table: Table) -> bool:
+    """
+    Whether the rules follow ``table``'s board: always with the referee on;
+    with it off, up to the first move they refuse (never with the relay).
+    """
+    engine = table.engine
+    if isinstance(engine, RelayedGame):
+        return engine.broken is None
+    return not isinstance(engine, RelayGame)
+
+
 def numberOf(holder: object) -> int:
     number = getattr(holder, "number", 0)
     return number if isinstance(number, int) else 0
@@ -407,6 +423,31 @@ class CarcassonneGame:
         for event in instructions.events:
             if event.kind == "move" and event.seat is not None:
                 self.turn.moved(event.seat, event.data)
+            elif event.kind == "broken":
+                self.rulesStopped()
+
+    def rulesStopped(self) -> None:
+        """
+        A relayed move broke the rules: the rules no longer follow the board
+        the clients play on, so the seats that play from the rules (bots and
+        players of other protocols) leave the game, as if they said CLOSE.
+        """
+        engine = self.table.engine
+        assert isinstance(engine, RelayedGame) and engine.broken is not None
+        log.info("carcassonne game {id}: {text}", id=self.table.id, text=engine.broken.text)
+        reason = (f"{engine.broken.text}: the board shown here is no longer the players', "
+                  f"so this seat leaves the game")
+        for seat, holder in enumerate(self.table.holders):
+            if seat in self.gone or self.table.finished:
+                continue
+            if isinstance(holder, CarcassonneBot):
+                self.tell(wire.Close(self.numbers[seat]), but=seat)
+                self.gone.add(seat)
+                self.table.resign(seat)
+                self.turn.left(seat)
+            elif isinstance(holder, CarcassonneGuestSeat):
+                self.departed(holder)
+                holder.guest.aborted(self.table, seat, reason)
 
     def play(self, seat: Seat, message: wire.Move) -> None:
         """A connection's MOVE: with the token, the table judges it."""
@@ -475,9 +516,14 @@ class CarcassonneGame:
             player.sendNoop()
 
     def judge(self, seat: Seat, message: wire.Move) -> None:
-        action: JSON = moveAction(message)
-        if isinstance(self.table.engine, RelayGame):
-            action = {"move": action, "token": self.table.engine.token}
+        action: dict[str, JSON] = moveAction(message)
+        engine = self.table.engine
+        if isinstance(engine, RelayGame):
+            action = {"move": action, "token": engine.token}
+        elif isinstance(engine, RelayedGame):
+            refused = engine.refusal(seat, action)
+            if refused is not None:
+                action["refused"] = refused  # the record says why
         outcome = self.table.act(seat, action)
         if isinstance(outcome, Deferred):
             outcome.addCallback(lambda result: self._judged(seat, result))
@@ -534,7 +580,7 @@ class CarcassonneGame:
         self.tell(wire.Finish(SERVER if by is None else self.numbers[by]), but=by)
         self.wrapUp(None)
         table = self.table
-        if not table.finished and isinstance(table.engine, RelayGame):
+        if not table.finished and isinstance(table.engine, RelayGame | RelayedGame):
             live = [s for s in range(len(table.holders)) if s not in self.gone]
             table.act(by if by is not None else min(live, default=0), {"finish": True})
         if not table.finished:
@@ -578,7 +624,11 @@ class CarcassonneGame:
         if table.finished or not self.botHolds(seat):
             return
         bot = self.server.botFor(table.factory, table.engine.params)
-        outcome = table.playFor(seat, bot) if bot is not None else None
+        move = bot(table.engine.view(seat), seat) if bot is not None else None
+        if move is None and isinstance(table.engine, RelayedGame):
+            self.turn.finish(seat)  # no tile left fits: the bot says FINISH, as a client would
+            return
+        outcome = table.act(seat, move) if bot is not None else None
         if outcome is None or isinstance(outcome, Errors):
             log.error("carcassonne game {id}: the bot in seat {seat} could not move, resigning",
                       id=table.id, seat=seat)
@@ -665,17 +715,20 @@ class CarcassonneServer(GameServer[CarcassonneSettings]):
         """
         The engine of a new table, its parameters and the name of its
         number of players: the rules engine (``carcassonne`` in the hub's
-        registry) when the referee is on, else the relay.
+        registry), as the referee or, with the referee off, with its
+        ``referee`` parameter off; else the relay.
         """
-        if self.settings.referee:
-            rules = self.hub.registry.get("carcassonne")
-            if rules is not None:
-                names = {parameter.name for parameter in rules.parameters}
-                params: dict[str, JSON] = {"pile": "named"} if "pile" in names else {}
+        rules = self.hub.registry.get("carcassonne")
+        if rules is not None:
+            names = {parameter.name for parameter in rules.parameters}
+            params: dict[str, JSON] = {"pile": "named"} if "pile" in names else {}
+            if not self.settings.referee and "referee" in names:
+                params["referee"] = "off"
+            if self.settings.referee or "referee" in names:
                 return rules, params, "players" if "players" in names else None
-            if not self._warned:
-                self._warned = True
-                log.warn("carcassonne: no rules engine installed: the referee is off")
+        elif self.settings.referee and not self._warned:
+            self._warned = True
+            log.warn("carcassonne: no rules engine installed: the referee is off")
         self._registerRelay()
         return RELAY, {"acks": 0}, "players"
 
@@ -726,8 +779,11 @@ class CarcassonneServer(GameServer[CarcassonneSettings]):
             room.game.turn.tableEnded()
 
     def leaving(self, room: Room, table: Table, seat: Seat) -> bool:
-        """A bot takes the seat if the engine has one; else the seat resigns."""
-        if self.botFor(table.factory, table.engine.params) is not None:
+        """
+        A bot takes the seat if the engine has one and its rules follow the
+        board; else the seat resigns.
+        """
+        if rulesFollow(table) and self.botFor(table.factory, table.engine.params) is not None:
             return False
         table.resign(seat)
         return True
@@ -750,5 +806,5 @@ class CarcassonneServerFactory(GameServerFactory[CarcassonneServer, CarcassonneS
 __all__ = [
     "CarcassonneBot", "CarcassonneGame", "CarcassonneGuestSeat", "CarcassonneMatchmaker",
     "CarcassonnePlayer", "CarcassonneRoom", "CarcassonneServer", "CarcassonneServerFactory",
-    "CarcassonneSettings", "MAX_PLAYERS", "MOVES", "RELAY", "START_TILE",
+    "CarcassonneSettings", "MAX_PLAYERS", "MOVES", "RELAY", "START_TILE", "rulesFollow",
 ]

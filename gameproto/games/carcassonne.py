@@ -616,6 +616,11 @@ PARAMETERS: tuple[Parameter, ...] = (
               "seeded = the engine draws each tile from its seed; named = each mover "
               "names any tile with a copy left (the relay protocol)", "seeded",
               format="seeded|named"),
+    Parameter("referee", "string",
+              "on = a move that breaks the rules is refused; off = every move of the "
+              "player to move is kept, as a relay without a referee keeps it, and the "
+              "rules follow and score the board up to the first move they refuse "
+              "(needs pile = named)", "on", format="on|off"),
 )
 
 _COLOURS = ("#d62828", "#1d4ed8", "#f6c90e", "#111111", "#16a34a")
@@ -1190,6 +1195,12 @@ class CarcassonneEngine:
                         or Counter(given) != fullPile()):
                     return Errors((IncorrectValue("pile", given),))
                 pile = list(given)
+        if checked["referee"] == "off":
+            if checked["pile"] != "named":
+                return Errors((IncorrectValue("pile", checked["pile"]),))
+            from gameproto.games.carcassonne_relayed import RelayedGame
+
+            return RelayedGame(checked, seed)
         return CarcassonneGame(checked, seed, pile)
 
     def bot(self, params: Mapping[str, JSON]) -> Bot:

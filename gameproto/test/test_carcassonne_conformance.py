@@ -301,8 +301,11 @@ class ConformanceTests(TestCase):
         self.assertEqual(len(boards), 1)
         return clients
 
-    async def checkReplay(self, clients: list[DocumentClient]) -> None:
-        """The API lists the game (engine ``carcassonne``); its replay gives our scores."""
+    async def checkReplay(self, clients: list[DocumentClient], referee: str = "on") -> None:
+        """
+        The API lists the game (engine ``carcassonne``, the referee on or
+        off); its replay gives our scores.
+        """
         pool = HTTPConnectionPool(reactor, persistent=False)
 
         async def get(path: str) -> Any:
@@ -316,7 +319,8 @@ class ConformanceTests(TestCase):
         self.assertEqual(summary["status"], "finished")
         first = clients[0]
         mine = first.number()
-        game = CARCASSONNE.start({"players": len(clients), "pile": "named"}, {"seed": 0})
+        game = CARCASSONNE.start({"players": len(clients), "pile": "named", "referee": referee},
+                                 {"seed": 0})
         assert isinstance(game, CarcassonneGame)
         for turn, (n, tile, x, y, orientation, zone) in enumerate(first.moves, 1):
             seat = (mine if n == 0 else n) - 1
@@ -344,8 +348,8 @@ class ConformanceTests(TestCase):
         await self.checkReplay(await self.play(5))
 
     async def test_twoRelayed(self) -> None:
-        await self.serve("off", web=False)
-        await self.play(2)
+        await self.serve("off", web=True)
+        await self.checkReplay(await self.play(2), "off")
 
     async def test_fiveRelayed(self) -> None:
         await self.serve("off", web=False)

@@ -709,7 +709,7 @@ class EngineTests(SynchronousTestCase):
         game = CARCASSONNE.start({})
         self.assertIsInstance(game, CarcassonneGame)
         self.assertEqual(cast(CarcassonneGame, game).params,
-                         {"players": 2, "farms": "3rd", "pile": "seeded"})
+                         {"players": 2, "farms": "3rd", "pile": "seeded", "referee": "on"})
 
     def test_initvaluesRebuildTheGame(self) -> None:
         first = _start(3, "seeded", seed=5)
