@@ -18,7 +18,16 @@ from __future__ import annotations
 import math
 import random
 import re
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Mapping, Protocol, Sequence
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Literal,
+    Mapping,
+    Protocol,
+    Sequence,
+    runtime_checkable,
+)
 
 import attrs
 
@@ -762,14 +771,27 @@ def isPublicAction(factory: object, seat: Seat, action: JSON) -> bool:
         return False
 
 
+@runtime_checkable
+class ColouredSeats(Protocol):
+    """
+    What a game may declare of the colour each seat plays with (an optional
+    part of L{GameEngine}: see L{seatColours}).
+    """
+
+    @property
+    def colours(self) -> Sequence[str]:
+        """One CSS colour per seat, as its display draws that seat's pieces."""
+
+
 def seatColours(engine: object) -> list[str] | None:
     """
-    The colour each seat plays with, when the game declares one (an
-    optional ``colours`` of a L{GameEngine}: one CSS colour per seat, as its
-    display draws that seat's pieces), so that a page can show it beside the
-    seat's name; None when it declares none.
+    The colour each seat plays with, when the game declares one
+    (L{ColouredSeats}), so that a page can show it beside the seat's name;
+    None when it declares none, or not one string per seat.
     """
-    colours = getattr(engine, "colours", None)
+    if not isinstance(engine, ColouredSeats):
+        return None
+    colours = engine.colours
     if (isinstance(colours, (list, tuple)) and colours
             and all(isinstance(c, str) for c in colours)):
         return list(colours)

@@ -45,6 +45,7 @@ from gameproto.engine.record import (
     GameRecord,
     MemoryRecordStore,
     RecordStore,
+    TimedStore,
     hashToken,
     replayLater,
 )
@@ -291,9 +292,8 @@ class Hub:
         self._host = _HubHost(self)
         self.metrics = Metrics(lambda: [table for table, _ in self.tables.values()])
         """This service's metrics (L{gameproto.metrics}): every layer counts there."""
-        timeWrites = getattr(self.store, "timeWrites", None)
-        if callable(timeWrites):
-            timeWrites(self.metrics.storeTimer)
+        if isinstance(self.store, TimedStore):
+            self.store.timeWrites(self.metrics.storeTimer)
         self._peers: dict[int, str] = {}
         """The peer that created each game hosted here (games being created: negative keys)."""
         self._creating = 0

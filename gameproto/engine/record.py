@@ -9,7 +9,18 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import TYPE_CHECKING, Any, Callable, Generator, Iterator, Literal, Mapping, Protocol
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    ContextManager,
+    Generator,
+    Iterator,
+    Literal,
+    Mapping,
+    Protocol,
+    runtime_checkable,
+)
 
 import attrs
 
@@ -227,7 +238,10 @@ def replay(
 
 
 class RecordStore(Protocol):
-    """Where tables write their records, as the game goes."""
+    """
+    Where tables write their records, as the game goes.  A store may also
+    time its writes (L{TimedStore}).
+    """
 
     def nextId(self) -> int:
         """A new game id."""
@@ -262,6 +276,21 @@ class RecordStore(Protocol):
         The server stops: write nothing more (games in progress stay live, to
         be restored by the next run) and let go of what the store holds.
         """
+
+
+WriteTimer = Callable[[str], ContextManager[object]]
+"""Times one write of a store, named by its operation (the metrics' histogram)."""
+
+
+@runtime_checkable
+class TimedStore(Protocol):
+    """
+    A L{RecordStore} that can time its writes (an optional part of it): the
+    hub has its metrics time them.
+    """
+
+    def timeWrites(self, timer: WriteTimer) -> None:
+        """Time every write (each one a commit) with ``timer``."""
 
 
 @attrs.define

@@ -16,11 +16,17 @@ import functools
 import json
 import os
 import sqlite3
-from typing import Any, Callable, Concatenate, ContextManager, Iterator, ParamSpec
+from typing import Any, Callable, Concatenate, Iterator, ParamSpec
 
 from twisted.logger import Logger
 
-from gameproto.engine.record import GameRecord, GameSummary, RecordedAction, Status
+from gameproto.engine.record import (
+    GameRecord,
+    GameSummary,
+    RecordedAction,
+    Status,
+    WriteTimer,
+)
 
 log = Logger(namespace="gameproto.store")
 
@@ -67,9 +73,6 @@ def _dump(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
-WriteTimer = Callable[[str], ContextManager[object]]
-"""Times one write of the store, named by its operation (the metrics' histogram)."""
-
 _P = ParamSpec("_P")
 
 
@@ -92,7 +95,10 @@ def _timed(operation: str) -> Callable[[Callable[Concatenate[SQLiteRecordStore, 
 
 
 class SQLiteRecordStore:
-    """A L{RecordStore} in one SQLite file (``:memory:`` for a throw-away one)."""
+    """
+    A L{RecordStore} in one SQLite file (``:memory:`` for a throw-away one),
+    which can time its writes (a L{gameproto.engine.record.TimedStore}).
+    """
 
     def __init__(self, path: str) -> None:
         """

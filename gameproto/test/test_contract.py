@@ -13,6 +13,7 @@ from twisted.trial.unittest import SynchronousTestCase
 from gameproto.engine.contract import (
     JSON,
     BadFormat,
+    ColouredSeats,
     Display,
     Errors,
     Event,
@@ -447,8 +448,11 @@ class WordsTests(SynchronousTestCase):
                 requestedActionFromJSON({"type": "TEXT", "player": 1, "pick": pick})
 
     def test_seatColours(self) -> None:
+        """A game declaring its seats' colours (L{ColouredSeats}) has them shown."""
         game = ENGINE.start({})
+        self.assertIsInstance(game, ColouredSeats)
         self.assertEqual(seatColours(game), ["#d62828", "#f6c90e"])
+        self.assertNotIsInstance(object(), ColouredSeats)
         self.assertIsNone(seatColours(object()))
 
         class Odd:

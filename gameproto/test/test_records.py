@@ -12,7 +12,8 @@ from twisted.trial.unittest import SynchronousTestCase, TestCase
 
 from gameproto import tap
 from gameproto.engine.contract import GameEngine
-from gameproto.engine.record import replay
+from gameproto.engine.hub import Hub
+from gameproto.engine.record import MemoryRecordStore, TimedStore, WriteTimer, replay
 from gameproto.engine.store import SQLiteRecordStore
 from gameproto.engine.table import BotSeat, Table
 from gameproto.games.connect4 import ENGINE, Board, Connect4Game, connect4Bot
@@ -37,6 +38,26 @@ class SQLiteTests(SynchronousTestCase):
     def setUp(self) -> None:
         self.path = self.mktemp()
         self.clock = Clock()
+
+    def test_timedStore(self) -> None:
+        """
+        The SQLite store can time its writes (a L{TimedStore}), and a hub has
+        its metrics time those of a store that can; the memory store cannot.
+        """
+        store = SQLiteRecordStore(":memory:")
+        self.addCleanup(store.close)
+        self.assertIsInstance(store, TimedStore)
+        self.assertNotIsInstance(MemoryRecordStore(), TimedStore)
+
+        class Timed(MemoryRecordStore):
+            timers: list[WriteTimer] = []
+
+            def timeWrites(self, timer: WriteTimer) -> None:
+                self.timers.append(timer)
+
+        timed = Timed()
+        hub = Hub(self.clock, timed)
+        self.assertEqual(timed.timers, [hub.metrics.storeTimer])
 
     def otherConnection(self) -> sqlite3.Connection:
         """What another process (or the next start) would read."""
