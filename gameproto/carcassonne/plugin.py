@@ -49,10 +49,12 @@ class CarcassonnePlugin(ProtocolPlugin[CarcassonneSettings, CarcassonneServer]):
          "MOVENACK; past it that client is removed.", seconds],
         ["carcassonne-referee", None, "on",
          "on: the rules engine judges every Carcassonne move (MOVENACK to the mover, "
-         "not relayed, for a move that breaks the rules); off: a pure relay.", onOff],
+         "not relayed, for a move that breaks the rules); off: a pure relay, the rules "
+         "engine following and scoring the game up to the first move that breaks them.",
+         onOff],
         ["carcassonne-bots-after", None, 30.0,
          "Seconds a Carcassonne room with one ready player waits before a bot joins it "
-         "(with the referee on; 0: at once).", delay],
+         "(0: at once).", delay],
     ]
 
     def settings(self, options: Mapping[str, Any]) -> CarcassonneSettings:

@@ -395,6 +395,8 @@ class CarcassonneGame:
         """Moves relayed so far."""
         self.gone: set[Seat] = set()
         """Seats whose player left and that no bot took."""
+        self.rulesGone = False
+        """Whether the rules stopped following the board (a relayed move broke them)."""
         self._deadline = Deadline(server.clock)
         self.turn: TurnInputs = TurnMachine(self)
 
@@ -423,17 +425,17 @@ class CarcassonneGame:
         for event in instructions.events:
             if event.kind == "move" and event.seat is not None:
                 self.turn.moved(event.seat, event.data)
-            elif event.kind == "broken":
-                self.rulesStopped()
 
     def rulesStopped(self) -> None:
         """
-        A relayed move broke the rules: the rules no longer follow the board
-        the clients play on, so the seats that play from the rules (bots and
-        players of other protocols) leave the game, as if they said CLOSE.
+        A relayed move broke the rules (the referee off): the rules no
+        longer follow the board the clients play on, so the seats that play
+        from the rules (bots and players of other protocols) leave the game,
+        as if they said CLOSE, once the move is passed on.
         """
         engine = self.table.engine
         assert isinstance(engine, RelayedGame) and engine.broken is not None
+        self.rulesGone = True
         log.info("carcassonne game {id}: {text}", id=self.table.id, text=engine.broken.text)
         reason = (f"{engine.broken.text}: the board shown here is no longer the players', "
                   f"so this seat leaves the game")
@@ -551,6 +553,9 @@ class CarcassonneGame:
         for other, player in self.connections(but=seat):
             player.send(line)
             awaiting.add(other)
+        if not self.rulesGone and not rulesFollow(self.table) and isinstance(
+                self.table.engine, RelayedGame):
+            self.rulesStopped()
         return frozenset(awaiting)
 
     def awaitAcks(self) -> None:

@@ -417,3 +417,32 @@ class RulesTests(Loopback):
         self.assertGreater(moves - a.movesPlayed - c.movesPlayed, 1)  # the bot played seat 2
         [record] = self.records()
         self.assertEqual((record.status, len(record.actions)), ("finished", moves))
+
+
+class RefereelessRulesTests(Loopback):
+    """The referee off, the rules engine installed: the rules' bot plays a relayed game."""
+
+    settings = CarcassonneSettings(timeout=10, ackTimeout=10, referee=False, botsAfter=0,
+                                   botDelay=0)
+    builtins = True
+
+    @defer.inlineCallbacks
+    def test_botOpponent(self) -> Any:
+        """
+        A lone client plays a whole relayed game against the rules' bot,
+        whose every move the client finds legal; the record (engine
+        ``carcassonne``, its referee off) replays to its scores.
+        """
+        client = Client(2, 1)
+        yield self.play(client)
+        self.assertEqual((client.finishedBy, client.opponents), (0, {2}))
+        self.assertEqual(client.pile.total(), 0)
+        [record] = self.records()
+        self.assertEqual((record.engine, record.params["referee"], record.status),
+                         ("carcassonne", "off", "finished"))
+        self.assertEqual(len(record.actions), MOVES)
+        factory = self.server.hub.registry.get("carcassonne")
+        assert factory is not None
+        game = replay(factory, record)
+        self.assertEqual(list(game.instructions().game_state.scores), record.scores)
+        self.assertIsNone(getattr(game, "broken"))

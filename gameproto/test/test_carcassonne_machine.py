@@ -12,10 +12,11 @@ from twisted.trial.unittest import SynchronousTestCase
 
 from gameproto.carcassonne import wire
 from gameproto.carcassonne.machine import stateName
-from gameproto.carcassonne.server import MOVES, CarcassonneSettings
+from gameproto.carcassonne.server import MOVES, CarcassonneSettings, rulesFollow
 from gameproto.engine.contract import Instructions
 from gameproto.engine.relay import RelayGame
 from gameproto.engine.table import Table
+from gameproto.games.carcassonne_relayed import RelayedGame
 
 from .carcassonne_helpers import Conn, StubRules, makeServer
 
@@ -517,3 +518,173 @@ class RulesEngineTests(Base):
         self.assertIsInstance(table.act(seat, {"follower": None}), Instructions)
         got = a.received()
         self.assertEqual(got[0], Move(2, "tile-a", 71, 72, "N", None, got[0].token))  # type: ignore[union-attr]
+
+
+class RefereelessRulesTests(Base):
+    """
+    The referee off with the rules engine installed: the rules follow the
+    relayed board, so bots and guests play from it, until a move breaks
+    the rules.
+    """
+
+    settings = CarcassonneSettings(timeout=20, ackTimeout=5, referee=False, botsAfter=30,
+                                   botDelay=0)
+
+    def setUp(self) -> None:
+        import random
+
+        from gameproto.carcassonne.server import CarcassonneServer
+        from gameproto.engine.hub import Hub
+        from gameproto.engine.registry import EngineRegistry
+        from gameproto.games.carcassonne import CARCASSONNE
+        from twisted.internet.task import Clock
+
+        self.clock = Clock()
+        hub = Hub(self.clock, rng=random.Random(7),
+                  registry=EngineRegistry({"carcassonne": CARCASSONNE}))
+        self.server = CarcassonneServer(self.settings, hub=hub)
+
+    def test_rulesFollow(self) -> None:
+        """The table's engine is the rules engine, its referee off."""
+        self.start(2)
+        table = self.table()
+        self.assertIsInstance(table.engine, RelayedGame)
+        self.assertEqual(table.record.engine, "carcassonne")
+        self.assertEqual(table.record.params["referee"], "off")
+        self.assertTrue(rulesFollow(table))
+
+    def test_botAfterWait(self) -> None:
+        """A lone ready person gets the rules' bot after the wait; its moves keep the rules."""
+        a = Conn(self.server)
+        a.say(Hello(0), Ready(0))
+        self.assertEqual(a.received(), [wire.HelloNack()])
+        self.clock.advance(self.settings.botsAfter)
+        got = a.received()
+        self.assertEqual(got[:2], [Hello(2), Start()])
+        token = got[2]
+        assert isinstance(token, Token)
+        a.say(HelloAck(0), move(72, 73, token.token))
+        self.assertEqual(a.received(), [MoveAck()])
+        engine = self.table().engine
+        assert isinstance(engine, RelayedGame)
+        for _ in range(5):
+            self.clock.advance(0)
+            got = a.received()
+            bot = got[0]
+            assert isinstance(bot, Move)
+            self.assertEqual(bot.n, 2)
+            a.say(MoveAck())
+            token = a.received()[0]
+            assert isinstance(token, Token)
+            tile = next(t for t, n in sorted(engine.remaining.items())
+                        if n > 0 and engine.board.placeable(t))
+            x, y, orientation = engine.board.placements(tile)[0]
+            a.say(Move(0, tile, x, y, orientation, None, token.token))
+            self.assertEqual(a.received(), [MoveAck()])
+        self.assertIsNone(engine.broken)  # the bot never broke the rules
+        self.assertEqual(len(engine.board.tiles), 12)
+
+    def test_botWithNoTileFinishes(self) -> None:
+        """A bot whose every tile left fits nowhere says FINISH, as a client would."""
+        a, b = self.start(2)
+        b.say(Close(0))
+        self.assertEqual(a.received(), [Close(2)])
+        a.say(move(72, 73, self.token))
+        self.assertEqual(a.received(), [MoveAck()])
+        table = self.table()
+        engine = table.engine
+        assert isinstance(engine, RelayedGame)
+        engine.remaining.clear()  # as if every tile left fitted nowhere
+        self.clock.advance(0)
+        self.assertEqual(a.received(), [Finish(2)])
+        self.assertEqual(table.record.status, "finished")
+        self.assertEqual(table.record.actions[-1].action, {"finish": True})
+
+    def test_botTakesSeat(self) -> None:
+        """A bot takes the seat of a player who leaves, and plays its turn."""
+        a, b, c = self.start(3)
+        b.say(Close(0))
+        self.assertEqual(a.received(), [Close(2)])
+        a.say(move(72, 73, self.token))
+        c.received()
+        c.say(MoveAck())
+        self.assertEqual(a.received(), [MoveAck()])
+        self.clock.advance(0)
+        moved = a.received()
+        self.assertIsInstance(moved[0], Move)
+        self.assertEqual(moved[0].n, 2)  # type: ignore[union-attr]
+        self.assertEqual(self.table().record.seats[1], "bot2")
+
+    def test_brokenMoveSendsTheBotAway(self) -> None:
+        """
+        A move that breaks the rules is relayed; the bot, which plays from
+        the rules' board, leaves (CLOSE n); the players go on, and a seat
+        left afterwards gets no bot.
+        """
+        a, b, c = self.start(3)
+        c.say(Close(0))
+        self.assertEqual(a.received(), [Close(3)])
+        self.assertEqual(b.received(), [Close(3)])
+        self.assertEqual(self.table().record.seats[2], "bot3")
+        broken = Move(0, "tile-c", 72, 73, "N", None, self.token)  # city against a road
+        a.say(broken)
+        self.assertEqual(b.received(), [Move(1, "tile-c", 72, 73, "N", None, self.token),
+                                        Close(3)])
+        b.say(MoveAck())
+        self.assertEqual(a.received(), [Close(3), MoveAck()])
+        token = b.received()[0]
+        assert isinstance(token, Token)
+        table = self.table()
+        self.assertFalse(rulesFollow(table))
+        self.assertEqual(table.record.actions[0].action["refused"],  # type: ignore[index]
+                         "tile-c does not fit at (72, 73) in orientation N")
+        self.assertEqual([a.kind for a in table.record.actions], ["act", "resign"])
+        # The game goes on between the players; the bot's seat plays no more.
+        b.say(Move(0, "tile-e", 1, 1, "N", None, token.token))
+        a.received()
+        a.say(MoveAck())
+        self.assertEqual(b.received(), [MoveAck()])
+        token = a.received()[0]
+        assert isinstance(token, Token)
+        b.say(Close(0))  # no bot takes the seat: the game is left with one player
+        self.assertEqual(a.received(), [Close(2), Finish(0)])
+        self.assertTrue(table.finished)
+        self.assertEqual(table.record.status, "finished")
+
+    def test_brokenMoveSendsTheGuestAway(self) -> None:
+        """
+        A guest of another protocol plays from the rules' board: when a
+        relayed move breaks the rules, it is told why and leaves the game.
+        """
+        a = Conn(self.server)
+        a.say(Hello(0))
+        b = Conn(self.server)
+        b.say(Hello(0))
+        a.say(HelloAck(0))
+        guest = Guest()
+        self.server.hub.matchmakers["carcassonne"].enqueue(guest)
+        a.say(HelloAck(0), Ready(0))
+        b.say(HelloAck(0), Ready(0))
+        table, seat, _ = guest.updates[-1]
+        self.assertEqual(seat, 2)
+        self.assertIn("tiles left", str(table.engine.display(seat).asJSON()))  # the board
+        [token] = self.tokens(a, b)
+        mover, other = (a, b) if token[0] == 0 else (b, a)
+        mover.say(Move(0, "tile-c", 72, 73, "N", None, token[1].token))
+        got = other.received()
+        self.assertIsInstance(got[0], Move)
+        self.assertEqual(got[1], Close(3))
+        [reason] = guest.aborts
+        self.assertTrue(reason.startswith("move 1 (player "), reason)
+        self.assertIn("breaks the rules: tile-c does not fit at (72, 73) in orientation N",
+                      reason)
+        self.assertIn("this seat leaves the game", reason)
+        self.assertEqual(table.record.actions[-1].kind, "resign")
+        other.say(MoveAck())
+        self.assertEqual(mover.received(), [Close(3), MoveAck()])
+        self.assertIsInstance(other.received()[0], Token)  # the two players go on
+
+    def tokens(self, a: Conn, b: Conn) -> list[tuple[int, wire.Token]]:
+        """The TOKENs the two connections received since the last look, by index."""
+        return [(i, m) for i, conn in enumerate((a, b)) for m in conn.received()
+                if isinstance(m, Token)]

@@ -22,6 +22,7 @@ from gameproto.test.test_web_page import (
     BrowserTestCase,
     boardState,
     clickDisplay,
+    colouredCircles,
     scoresShown,
     setName,
     version,
@@ -368,6 +369,69 @@ class TarotTests(TarotTestCase):
         yield self.inBrowser(script)
 
 
+    @defer.inlineCallbacks
+    def test_spectatorFollows(self) -> Any:
+        """
+        A spectator (opened from a ``#watch=`` address) follows a Tarot
+        table: whose turn in names, the bids, the chien but never a hand or
+        the discard, each trick and who won it; its clicks play nothing.
+        """
+
+        def script(browser: Browser) -> Any:
+            player = browser.open(self.url)
+            createTarot(player)
+            game = int(player.get_attribute("#board", "data-game") or 0)
+            watcher = browser.open(self.url + f"#watch={game}")
+            waitState(watcher, "watching")
+            watcher.wait_for_selector("#board svg")
+            self.assertIn("watching", watcher.text_content("#game-title") or "")
+            watcher.wait_for_function(
+                "() => /^Alice to play/.test(document.querySelector('#status').textContent)")
+            self.assertRegex(watcher.text_content("#status") or "",
+                             r"^Alice to play — (\d+ min )?\d+ s left\.$")
+            self.assertIn("you are a spectator", watcher.text_content("#board svg") or "")
+            self.assertEqual(sizesOnScreen(watcher, "rect.card", tarot.HAND_Y), [])
+            self.assertEqual(watcher.locator("#board svg rect.zone").count(), 0)
+
+            clickZone(player, GARDE)
+            watcher.wait_for_function("() => document.querySelector('#board svg')"
+                                      ".textContent.includes('Bids: P1 garde · P2 pass')")
+            player.wait_for_selector("#pick:not([hidden])")
+            before = version(player)
+            clickDisplay(player, *zoneCenters(player)[0])  # the proposed discard
+            waitNewVersion(player, before)
+            waitState(player, "your-turn")
+            self.assertIn("Discard", player.text_content("#board svg") or "")
+            board = watcher.text_content("#board svg") or ""
+            self.assertIn("Chien", board)
+            self.assertNotIn("Discard", board)
+            self.assertIn("P1 ▸", board)
+            while "Last trick" not in (player.text_content("#board svg") or ""):
+                waitState(player, "your-turn")
+                before = version(player)
+                clickDisplay(player, *zoneCenters(player)[0])
+                waitNewVersion(player, before)
+            watcher.wait_for_function("() => document.querySelector('#board svg')"
+                                      ".textContent.includes('Last trick')")
+            self.assertRegex(watcher.text_content("#board svg") or "",
+                             r"Last trick: P[1-4] won it")
+            # The last step in words: the trick's last card and its winner, or the next
+            # trick's first cards when a bot won it.
+            self.assertRegex(watcher.text_content("#last-move") or "",
+                             r"^Bot[234] played \S+(; (alice|bot[234]) won the trick)?\.$")
+            self.assertEqual([name for name, _ in scoresShown(watcher)],
+                             ["P1 alice", "P2 bot2", "P3 bot3", "P4 bot4"])
+            self.assertEqual(sizesOnScreen(watcher, "rect.card", tarot.HAND_Y), [])
+            watcher.evaluate("() => document.querySelector('#game').scrollIntoView()")
+            watcher.screenshot(path=shot(self, "tarot-spectator.png"))
+            clickDisplay(watcher, 300, 700)
+            watcher.wait_for_selector("#errors li.note")
+            self.assertIn("spectators do not play", watcher.text_content("#errors li.note") or "")
+            self.assertEqual(watcher.locator("#errors li.error").count(), 0)
+
+        yield self.inBrowser(script)
+
+
 def pickZones(page: Any) -> list[dict[str, float]]:
     """The zones outlined to pick from (the discard's cards), in display units."""
     return page.evaluate("""() => [...document.querySelectorAll('#board rect.pick')]
@@ -417,6 +481,41 @@ class PhoneTests(BrowserTestCase):
                 self.assertGreaterEqual(page.locator(selector).bounding_box()["height"], 44,
                                         selector)
             page.screenshot(path=shot(self, "phone-tarot.png"))
+
+        yield self.inBrowser(script)
+
+
+    @defer.inlineCallbacks
+    def test_connect4Moves(self) -> Any:
+        """
+        On a 390 px wide phone, Connect Four's columns are at least 44 px
+        wide and tall, and a few moves are made by tapping them.
+        """
+
+        def script(browser: Browser) -> Any:
+            page = browser.open(self.url)
+            page.set_viewport_size({"width": 390, "height": 844})
+            setName(page, "alice")
+            page.click("form.engine[data-engine=connect4] button.create")
+            waitState(page, "your-turn")
+            page.wait_for_selector("#board svg")
+            self.assertLessEqual(page.evaluate("() => document.documentElement.scrollWidth"), 390)
+            columns = sizesOnScreen(page, "rect.zone")
+            self.assertEqual(len(columns), 7)
+            for width, height in columns:
+                self.assertGreaterEqual(min(width, height), 44, (width, height))
+            for column in (3, 2, 4):
+                waitState(page, "your-turn")
+                before = version(page)
+                clickDisplay(page, *zoneCenters(page)[column])
+                # two displays: the move, then the bot's answer
+                page.wait_for_function(
+                    "n => +document.querySelector('#board').dataset.version >= n", arg=before + 2)
+            waitState(page, "your-turn")
+            self.assertRegex(page.text_content("#last-move") or "", r"^Bot2 played column \d\.$")
+            self.assertEqual(colouredCircles(page), 6)
+            self.assertEqual(page.locator("#errors li.error").count(), 0)
+            page.screenshot(path=shot(self, "phone-connect4.png"))
 
         yield self.inBrowser(script)
 
