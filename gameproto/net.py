@@ -214,11 +214,18 @@ def tuneStream(transport: object) -> None:
                 pass
 
 
+@runtime_checkable
 class FaultSink(TypingProtocol):
     """Where clients' faults are logged at a bounded rate per peer (the hub's C{FaultLog})."""
 
     def fault(self, peer: str, format: str, **fields: Any) -> bool:
         """Log ``format`` for ``peer``, unless it had its lines: whether it was logged."""
+
+    def connection(self, peer: str, format: str, **fields: Any) -> bool:
+        """
+        Log a connection of ``peer`` made or gone, unless it had its lines
+        (counted apart from its faults): whether it was logged.
+        """
 
 
 @runtime_checkable
@@ -282,6 +289,17 @@ def faultLine(faults: FaultSink | None, peer: str, format: str, **fields: Any) -
         log.info(format, peer=peer, **fields)
 
 
+def connectionLine(faults: FaultSink | None, peer: str, format: str, **fields: Any) -> None:
+    """
+    A connection made or gone, in one log line: through ``faults`` (the
+    hub's C{FaultLog}: at a bounded rate per peer) when there is one.
+    """
+    if faults is not None:
+        faults.connection(peer, format, **fields)
+    else:
+        log.info(format, peer=peer, **fields)
+
+
 def connectionLimits(factory: object) -> tuple[Limits | None, IReactorTime | None]:
     """
     The limits and the clock of the connections ``factory`` (a
@@ -299,7 +317,10 @@ class WireProtocol(Protocol):
     """
     What every protocol's connections share: tuned streams, writing one
     codec's messages (``serialize``), and a clean close with one log line
-    naming the connection (``logName`` and L{who}).
+    naming the connection (``logName`` and L{who}).  A server's connection
+    logs its peer's faults (L{fault}), its close, and its being made and
+    gone (L{connectionLine}) through the hub's fault log, at a bounded
+    rate per peer address (L{host}).
 
     Built by a factory with L{Limits} (a L{GameServerFactory} on a hub),
     the connection also keeps to them: it is the producer of its
@@ -315,6 +336,9 @@ class WireProtocol(Protocol):
     serialize: Callable[[Any], bytes]
     _closing = False
     peer = "?"
+    host = "?"
+    """The peer's address without its port: whose faults are counted together."""
+    _faults: FaultSink | None = None
     _metrics: Metrics | None = None
     _limits: Limits | None = None
     _clock: IReactorTime | None = None
@@ -333,6 +357,13 @@ class WireProtocol(Protocol):
 
     def connectionMade(self) -> None:
         self.peer = peerOf(self.transport)
+        try:
+            address = self.transport.getPeer()  # type: ignore[union-attr]
+        except Exception:
+            address = None
+        self.host = hostOf(address) or self.peer
+        factory = self.factory
+        self._faults = factory.faults if isinstance(factory, ConnectionSource) else None
         tuneStream(self.transport)
         self._metrics = metricsOf(self)
         if self._metrics is not None:
@@ -356,6 +387,23 @@ class WireProtocol(Protocol):
     def who(self) -> str:
         """How log lines name this connection."""
         return self.peer
+
+    def fault(self, format: str, **fields: Any) -> None:
+        """
+        A fault of this connection's peer in one log line (``format`` names
+        the connection as ``{who}``: L{who} unless given), at a bounded rate
+        per peer address.
+        """
+        if "who" not in fields:
+            fields["who"] = self.who()
+        faultLine(self._faults, self.host, format, **fields)
+
+    def connectionLine(self, format: str, **fields: Any) -> None:
+        """
+        This connection made or gone, in one log line (``format`` and its
+        ``fields``; not ``peer``), at a bounded rate per peer address.
+        """
+        connectionLine(self._faults, self.host, format, **fields)
 
     # -- writing ---------------------------------------------------------------
 
@@ -510,16 +558,15 @@ class WireProtocol(Protocol):
 
     def dropConnection(self, reason: str, cause: str = "dropped") -> None:
         """
-        Close the connection cleanly, saying why in one log line, and count
-        it in the metrics' refusals under ``cause``.
+        Close the connection cleanly, saying why in one log line (L{fault}),
+        and count it in the metrics' refusals under ``cause``.
         """
         if self._closing:
             return
         self._closing = True
         if self._metrics is not None:
             self._metrics.refused(self.logName, cause)
-        log.info("{name} {who}: closing: {reason}", name=self.logName, who=self.who(),
-                 reason=reason)
+        self.fault("{name} {who}: closing: {reason}", name=self.logName, reason=reason)
         if self._writesBlocked:
             self._abortTransport()
             return
@@ -534,15 +581,14 @@ class WireProtocol(Protocol):
     def abortConnection(self, reason: str, cause: str = "backpressure") -> None:
         """
         Close the connection at once (its peer reads nothing), saying why in
-        one log line, and count it in the metrics' refusals under ``cause``.
+        one log line (L{fault}), and count it in the metrics' refusals under ``cause``.
         """
         if self._closing:
             return
         self._closing = True
         if self._metrics is not None:
             self._metrics.refused(self.logName, cause)
-        log.info("{name} {who}: aborting: {reason}", name=self.logName, who=self.who(),
-                 reason=reason)
+        self.fault("{name} {who}: aborting: {reason}", name=self.logName, reason=reason)
         self._abortTransport()
 
     def _abortTransport(self) -> None:
@@ -656,15 +702,6 @@ class GameServerFactory(ServerFactory[ProtocolT], Generic[ServerT, ProtocolT]):
             metrics = self.metrics
             if metrics is not None:
                 metrics.refused(protocol.logName, "too-many")
-            return None
-        peers = self.peers
-        protocol.releasePeer = lambda: peers.release(host)
-        return protocol
-        self.peers.cap = self.limits.maxConnectionsPerPeer
-        if not self.peers.acquire(host):
-            faultLine(getattr(getattr(self.server, "hub", None), "faults", None), host,
-                      "{name} {peer}: refused: over {cap} connections from this peer",
-                      name=protocol.logName, cap=self.peers.cap)
             return None
         peers = self.peers
         protocol.releasePeer = lambda: peers.release(host)

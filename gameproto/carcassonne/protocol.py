@@ -63,7 +63,7 @@ class CarcassonneServerProtocol(WireProtocol):
     def connectionMade(self) -> None:
         super().connectionMade()
         self._reader = wire.Reader()
-        log.info("carcassonne connection from {peer}", peer=self.peer)
+        self.connectionLine("carcassonne connection from {who}", who=self.peer)
         self.player = self.factory.server.newPlayer(self)
 
     def dataReceived(self, data: bytes) -> None:
@@ -103,7 +103,7 @@ class CarcassonneServerProtocol(WireProtocol):
 
     def connectionLost(self, reason: Failure = connectionDone) -> None:
         super().connectionLost(reason)
-        log.info("carcassonne {who} disconnected", who=self.who())
+        self.connectionLine("carcassonne {who} disconnected", who=self.who())
         self.player.machine.connectionLost()
 
     # -- hooks ---------------------------------------------------------------

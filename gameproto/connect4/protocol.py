@@ -90,7 +90,7 @@ class Connect4ServerProtocol(MessageStreamProtocol):
 
     def connectionMade(self) -> None:
         super().connectionMade()
-        log.info("connect4 connection from {peer}", peer=self.peer)
+        self.connectionLine("connect4 connection from {who}", who=self.peer)
         self.player = self.factory.server.newPlayer(self)
 
     def expectedMessages(self) -> Collection[wire.MessageClass]:
@@ -121,7 +121,7 @@ class Connect4ServerProtocol(MessageStreamProtocol):
 
     def connectionLost(self, reason: Failure = connectionDone) -> None:
         super().connectionLost(reason)
-        log.info("connect4 {who} disconnected", who=self.who())
+        self.connectionLine("connect4 {who} disconnected", who=self.who())
         self.player.machine.connectionLost()
 
     # -- hooks ---------------------------------------------------------------

@@ -44,7 +44,7 @@ class EngineJsonServerProtocol(TimeoutMixin, WireProtocol):
     def connectionMade(self) -> None:
         super().connectionMade()
         self._reader = wire.LineReader()
-        log.info("engine connection from {peer}", peer=self.peer)
+        self.connectionLine("engine connection from {who}", who=self.peer)
         server = self.factory.server
         self.player = server.newPlayer(self)
         self.setTimeout(server.settings.idleTimeout)
@@ -100,7 +100,7 @@ class EngineJsonServerProtocol(TimeoutMixin, WireProtocol):
     def connectionLost(self, reason: Failure = connectionDone) -> None:
         self.setTimeout(None)
         super().connectionLost(reason)
-        log.info("engine {who} disconnected", who=self.who())
+        self.connectionLine("engine {who} disconnected", who=self.who())
         self.player.machine.connectionLost()
 
 

@@ -46,7 +46,7 @@ class FreeDokoServerProtocol(WireProtocol):
     def connectionMade(self) -> None:
         super().connectionMade()
         self._reader = wire.Reader()
-        log.info("freedoko connection from {peer}", peer=self.peer)
+        self.connectionLine("freedoko connection from {who}", who=self.peer)
         self.child = self.factory.server.newChild(self)
         self.child.machine.connected()
 
@@ -86,7 +86,7 @@ class FreeDokoServerProtocol(WireProtocol):
 
     def connectionLost(self, reason: Failure = connectionDone) -> None:
         super().connectionLost(reason)
-        log.info("freedoko {who} disconnected", who=self.who())
+        self.connectionLine("freedoko {who} disconnected", who=self.who())
         self.child.machine.connectionLost()
 
     # -- hooks ---------------------------------------------------------------

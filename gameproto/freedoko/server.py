@@ -600,8 +600,8 @@ class FreeDokoChild:
         """One log line, and a chat line to the child; nothing is relayed."""
         text = wire.formatAction(action)
         self.server.hub.faults.fault(
-            self.protocol.peer, "freedoko {peer} ({name}, player {seat}): refused {action}: {why}",
-            name=self.name, seat=self.seat, action=text, why=why)
+            self.protocol.host, "freedoko {who} ({name}, player {seat}): refused {action}: {why}",
+            who=self.protocol.peer, name=self.name, seat=self.seat, action=text, why=why)
         self.send(wire.Chat(f"{PARENT_NAME}: refused {text}: {why}"))
 
     def takeTrick(self, seat: Seat) -> None:
@@ -627,9 +627,9 @@ class FreeDokoChild:
             self.room.chat(self, text)
 
     def ignore(self, reason: str) -> None:
-        self.server.hub.faults.fault(self.protocol.peer,
-                                     "freedoko {peer} ({name}): line ignored: {reason}",
-                                     name=self.name, reason=reason)
+        self.server.hub.faults.fault(self.protocol.host,
+                                     "freedoko {who} ({name}): line ignored: {reason}",
+                                     who=self.protocol.peer, name=self.name, reason=reason)
 
     def forfeit(self, seat: Seat, reason: str) -> None:
         # The bot that takes the seat plays the move awaited (after the barrier).

@@ -80,7 +80,7 @@ class MaitreTarotServerProtocol(WireProtocol):
     def connectionMade(self) -> None:
         super().connectionMade()
         self._reader = wire.Reader()
-        log.info("maitretarot connection from {peer}", peer=self.peer)
+        self.connectionLine("maitretarot connection from {who}", who=self.peer)
         self.player = self.factory.server.newPlayer(self)
 
     def dataReceived(self, data: bytes) -> None:
@@ -137,7 +137,7 @@ class MaitreTarotServerProtocol(WireProtocol):
 
     def connectionLost(self, reason: Failure = connectionDone) -> None:
         super().connectionLost(reason)
-        log.info("maitretarot {who} disconnected", who=self.who())
+        self.connectionLine("maitretarot {who} disconnected", who=self.who())
         self.player.machine.connectionLost()
 
     # -- hooks ---------------------------------------------------------------

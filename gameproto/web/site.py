@@ -10,7 +10,6 @@ from typing import Any, Mapping
 
 from twisted.internet.interfaces import IAddress, IDelayedCall, IProtocol, IReactorTime
 from twisted.internet.protocol import connectionDone
-from twisted.logger import Logger
 from twisted.protocols.policies import ProtocolWrapper
 from twisted.python.failure import Failure
 from twisted.web.resource import NoResource, Resource
@@ -19,10 +18,8 @@ from twisted.web.static import File
 
 from gameproto._compat import pauseLikeChannel, upgradedToWebSocket
 from gameproto.engine.faults import FaultLog
-from gameproto.metrics import Metrics, metricsOf
-from gameproto.net import Limits, PeerCounter, TokenBucket, hostOf
-
-log = Logger(namespace="gameproto.web")
+from gameproto.metrics import HubHolder, Metrics, metricsOf
+from gameproto.net import FaultSink, Limits, LimitsHub, PeerCounter, TokenBucket, hostOf
 
 STATIC = Path(__file__).resolve().parent / "static"
 """The page's files: index.html, app.js, style.css (package data)."""
@@ -211,8 +208,9 @@ class WebConnection(ProtocolWrapper):
         if left > 0:
             self._deadline = clock.callLater(left, self._checkDeadline)
             return
-        log.info("web {host}: closing: a request not complete {timeout:g} seconds after it "
-                 "began", host=self.host, timeout=limits.requestTimeout)
+        self.factory.faults.fault(
+            self.host, "web {peer}: closing: a request not complete {timeout:g} seconds after it "
+            "began", timeout=limits.requestTimeout)
         self.factory.refused("request-timeout")
         self._begun = None
         self.transport.loseConnection()
@@ -233,22 +231,27 @@ class WebSite(Site):
     L{Limits}, each peer holds C{maxConnectionsPerPeer} connections at most
     (the others are refused with one log line) and each request has its
     deadline (L{WebConnection}); times run on ``clock``.  Refusals are
-    counted in ``metrics`` (under the protocol C{web}).
+    counted in ``metrics`` (under the protocol C{web}), and logged through
+    ``faults`` (the hub's fault log: a bounded rate per peer).
     """
 
     displayTracebacks = False
     requestFactory = WebRequest
 
     def __init__(self, resource: Resource, limits: Limits | None = None,
-                 clock: IReactorTime | None = None, metrics: Metrics | None = None) -> None:
+                 clock: IReactorTime | None = None, metrics: Metrics | None = None,
+                 faults: FaultSink | None = None) -> None:
         super().__init__(resource, reactor=clock)
         self.limits = limits
         self.metrics = metrics
         self.clock: IReactorTime = self.reactor
         self.peers = PeerCounter(limits.maxConnectionsPerPeer if limits is not None else 0)
         self._requestShares: dict[str, TokenBucket] = {}
-        self.faults = FaultLog(self.clock)
-        """Refused connections are logged at a bounded rate per peer."""
+        self.faults: FaultSink = faults if faults is not None else FaultLog(self.clock)
+        """
+        Where refused connections and requests timed out are logged, at a
+        bounded rate per peer (the hub's fault log, shared with the other ports).
+        """
 
     def buildProtocol(self, addr: IAddress | None) -> Any:
         host = hostOf(addr)
@@ -298,14 +301,26 @@ class WebSite(Site):
             self._requestShares.pop(connection.host, None)
 
 
+def faultsOf(source: object) -> FaultSink | None:
+    """The fault log of the hub ``source`` holds (the API's), if it holds one."""
+    hub = source.hub if isinstance(source, HubHolder) else None
+    if isinstance(hub, LimitsHub) and isinstance(hub.faults, FaultSink):
+        return hub.faults
+    return None
+
+
 def makeSite(children: Mapping[bytes, Resource], limits: Limits | None = None,
-             clock: IReactorTime | None = None, metrics: Metrics | None = None) -> Site:
+             clock: IReactorTime | None = None, metrics: Metrics | None = None,
+             faults: FaultSink | None = None) -> Site:
     """
     A Site for the web port that never shows a traceback to a client and,
     with ``limits``, keeps every connection to them (times on ``clock``,
-    the reactor by default).  Its refusals are counted in ``metrics``: by
-    default, those the children lead to (the API's hub).
+    the reactor by default).  Its refusals are counted in ``metrics`` and
+    logged through ``faults``: by default, those the children lead to (the
+    API's hub), so that a peer's faults on every port share one bound.
     """
     if metrics is None:
         metrics = next(filter(None, (metricsOf(child) for child in children.values())), None)
-    return WebSite(webRoot(children), limits, clock, metrics)
+    if faults is None:
+        faults = next(filter(None, (faultsOf(child) for child in children.values())), None)
+    return WebSite(webRoot(children), limits, clock, metrics, faults)

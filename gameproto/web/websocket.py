@@ -25,7 +25,6 @@ from hyperlink import URL
 from twisted.internet.address import IPv4Address
 from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IAddress, IDelayedCall, IReactorTCP, IReactorTime
-from twisted.logger import Logger
 from twisted.python.failure import Failure
 from twisted.web.server import Request
 from twisted.web.websocket import (
@@ -44,9 +43,8 @@ from gameproto.net import (
     TokenBucket,
     connectionLimits,
     faultLine,
+    hostOf,
 )
-
-log = Logger(namespace="gameproto.web")
 
 MESSAGE_TOO_BIG = 1009
 UNSUPPORTED_DATA = 1003
@@ -180,13 +178,17 @@ class WebSocketBridge:
     (code 1009), on the server side even before they are complete; a text
     message where binary ones are expected (or the reverse) closes it with
     code 1003.  With ``limits`` (and a ``clock``), the server side meters
-    messages, times out a message begun and a silent connection.
+    messages, times out a message begun and a silent connection.  Each
+    close says why in one line, through ``faults`` (the hub's fault log: a
+    bounded rate per peer) when there is one.
     """
 
     def __init__(self, hosted: MessageProtocol, maxMessage: int, peer: IAddress,
                  host: IAddress, text: bool = False, request: Request | None = None,
-                 limits: Limits | None = None, clock: IReactorTime | None = None) -> None:
+                 limits: Limits | None = None, clock: IReactorTime | None = None,
+                 faults: FaultSink | None = None) -> None:
         self.hosted = hosted
+        self.faults = faults
         self.maxMessage = maxMessage
         self.text = text
         self.peer = peer
@@ -289,7 +291,10 @@ class WebSocketBridge:
         assert self._transport is not None
         if self._transport.disconnecting:
             return
-        log.info("websocket {peer}: closing: {reason}", peer=self.peer, reason=reason)
+        host = hostOf(self.peer)
+        port = getattr(self.peer, "port", None)
+        faultLine(self.faults, host or str(self.peer), "websocket {who}: closing: {reason}",
+                  who=f"{host}:{port}" if host is not None else str(self.peer), reason=reason)
         if self.request is not None:
             refused(self.hosted, cause)
         self._transport.loseConnection(code)
@@ -404,17 +409,18 @@ def originAllowed(request: Request, allowed: tuple[str, ...] = ()) -> bool:
 class _ServerBridges:
     def __init__(self, build: Callable[[Request], MessageProtocol], maxMessage: int,
                  text: bool, limits: Limits | None = None,
-                 clock: IReactorTime | None = None) -> None:
+                 clock: IReactorTime | None = None, faults: FaultSink | None = None) -> None:
         self._build = build
         self._maxMessage = maxMessage
         self._text = text
         self._limits = limits
         self._clock = clock
+        self._faults = faults
 
     def buildProtocol(self, request: Request) -> WebSocketBridge:
         return WebSocketBridge(self._build(request), self._maxMessage,
                                request.getClientAddress(), request.getHost(), self._text,
-                               request, self._limits, self._clock)
+                               request, self._limits, self._clock, self._faults)
 
 
 class ProtocolFactory(Protocol):
@@ -487,7 +493,7 @@ class MessageWebSocketResource(CheckedWebSocketResource):
             self.metrics = self.source.metrics
             self.name = self.source.logName
         super().__init__(_ServerBridges(self._build, maxMessage, text, limits,  # type: ignore[arg-type]
-                                        clock))
+                                        clock, self.faults))
 
     def accept(self, request: Request) -> bytes | int:
         if self.source is not None and not self.source.admits(request.getClientAddress()):
