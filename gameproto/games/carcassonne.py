@@ -689,6 +689,10 @@ class CarcassonneGame:
         self.orientation = "N"
         self.pending: tuple[int, int] | None = None
         self.finals: list[Score] = []
+        self.said: str | None = None
+        """The last step accepted, in words (the game state's text while the game goes on)."""
+        self.ending: str | None = None
+        """Why the game ended, in words (once it has)."""
         self.pageTargets = True
         """
         Whether the CLICK asked carries its zones (the page outlines them).
@@ -725,6 +729,9 @@ class CarcassonneGame:
         return events + self._finish()
 
     def _finish(self) -> list[Event]:
+        if self.ending is None:
+            self.ending = ("the pile is empty" if not any(self.remaining.values())
+                           else "no tile left fits on the board")
         self.phase = _OVER
         self.tile = None
         self.pending = None
@@ -742,15 +749,33 @@ class CarcassonneGame:
     # -- instructions
 
     def _state(self) -> GameState:
-        return GameState(tuple(self.scores), self.over)
+        return GameState(tuple(self.scores), self.over,
+                         text=self.ending if self.over else self.said)
 
     def _requested(self) -> tuple[RequestedAction, ...]:
         if self.over:
             return ()
-        zones = tuple(zone for zone, _ in self._targets()) if self.pageTargets else None
-        keys = "rl" + ("t" if self.named else "") if self.phase == _PLACE else "nb"
-        return (RequestedAction(self.turn, "CLICK", zones=zones, buttons=("LEFT",)),
-                RequestedAction(self.turn, "KEY", keys=keys))
+        targets = self._targets() if self.pageTargets else None
+        zones = None if targets is None else tuple(zone for zone, _ in targets)
+        if self.phase == _PLACE:
+            keys = "rl" + ("t" if self.named else "")
+            click, key = _PLACE_PROMPTS[self.named][
+                targets is not None and not any("place" in move for _, move in targets)]
+        else:
+            keys = "nb"
+            click, key = _FOLLOWER_PROMPTS[
+                None if targets is None else self._noFollowerWhy(targets)]
+        return (RequestedAction(self.turn, "CLICK", zones=zones, buttons=("LEFT",),
+                                prompt=click),
+                RequestedAction(self.turn, "KEY", keys=keys, prompt=key))
+
+    def _noFollowerWhy(self, targets: list[tuple[Zone, dict[str, JSON]]]) -> str | None:
+        """Why no follower may go on the tile put down ("none left"...), None when one may."""
+        if self.left[self.turn] <= 0:
+            return "none left"
+        if not any(move.get("follower") for _, move in targets):
+            return "no room"
+        return None
 
     def _step(self, events: Sequence[Event]) -> Instructions:
         return Instructions(self._requested(), self._state(), tuple(events))
@@ -760,14 +785,30 @@ class CarcassonneGame:
 
     # -- moves
 
-    def _wrong(self, seat: Seat, action: JSON) -> Errors:
+    def _wrong(self, seat: Seat, action: JSON, text: str) -> Errors:
+        """WRONG_ACTION for ``action``, with the rules' reason ``text``."""
         requested = self._requested()
         asked = requested[0].asJSON() if requested else None
-        return Errors((WrongAction(WrongActionSubtype.OUT_OF_ZONE, seat, action, asked),))
+        return Errors((WrongAction(WrongActionSubtype.OUT_OF_ZONE, seat, action, asked,
+                                   text=text),))
+
+    def _notNow(self, seat: Seat, action: JSON) -> Errors:
+        """UNEXPECTED_ACTION: not the turn of ``seat``, the game over, or another step asked."""
+        if self.over:
+            text = "The game is over."
+        elif seat != self.turn:
+            text = "It is not your turn."
+        elif self.phase == _PLACE:
+            text = ("Not now: place the tile first." if not isinstance(action, dict)
+                    or "cycle" not in action or self.named
+                    else "The tile is drawn from the pile: it cannot be exchanged.")
+        else:
+            text = "Not now: choose a follower for the tile, none, or take the tile back."
+        return Errors((UnexpectedAction(seat, action, text=text),))
 
     def act(self, seat: Seat, action: JSON) -> Instructions | Errors:
         if self.over or seat != self.turn:
-            return Errors((UnexpectedAction(seat, action),))
+            return self._notNow(seat, action)
         if not isinstance(action, dict):
             return Errors((BadFormat(),))
         if "orientation" in action or "x" in action:
@@ -777,10 +818,12 @@ class CarcassonneGame:
             if not _isInt(turn) or turn not in (1, -1):
                 return Errors((BadFormat(),))
             self.orientation = _ORIENTATION_NAMES[(ORIENTATIONS[self.orientation] + turn) % 4]
+            self.said = f"player {seat + 1} turned the tile"
             return self._step(())
         if "cycle" in action and self.phase == _PLACE and self.named:
             names = [t for t in sorted(self.remaining) if self.remaining[t] > 0]
             self.tile = names[(names.index(str(self.tile)) + 1) % len(names)]
+            self.said = f"player {seat + 1} took another tile"
             return self._step(())
         if "place" in action and self.phase == _PLACE:
             where = action["place"]
@@ -789,19 +832,22 @@ class CarcassonneGame:
                 return Errors((BadFormat(),))
             if self.tile is None or not self.board.fits(self.tile, where[0], where[1],
                                                         self.orientation):
-                return self._wrong(seat, action)
+                return self._wrong(seat, action, self._whyNotPlace(
+                    str(self.tile), where[0], where[1], self.orientation))
             self.pending = (where[0], where[1])
             self.phase = _FOLLOWER
+            self.said = f"player {seat + 1} put the tile down"
             return self._step(())
         if "back" in action and self.phase == _FOLLOWER:
             self.pending = None
             self.phase = _PLACE
+            self.said = f"player {seat + 1} took the tile back"
             return self._step(())
         if "follower" in action and self.phase == _FOLLOWER and self.pending is not None:
             return self._move(seat, {"tile": self.tile, "x": self.pending[0],
                                      "y": self.pending[1], "orientation": self.orientation,
                                      "zone": action["follower"]})
-        return Errors((UnexpectedAction(seat, action),))
+        return self._notNow(seat, action)
 
     def _move(self, seat: Seat, action: dict[str, JSON]) -> Instructions | Errors:
         """A whole move: the tile, where, how turned, and the follower's zone."""
@@ -812,17 +858,24 @@ class CarcassonneGame:
                 or not (zone is None or (isinstance(zone, str) and zone in ZONES))):
             return Errors((BadFormat(),))
         assert isinstance(x, int) and isinstance(y, int) and isinstance(orientation, str)
-        if tile not in TILES or self.remaining[tile] <= 0:
-            return self._wrong(seat, action)
+        if tile not in TILES:
+            return self._wrong(seat, action, f"There is no tile named {tile}.")
+        if self.remaining[tile] <= 0:
+            return self._wrong(seat, action, f"No {tile} is left.")
         if not self.named and tile != self.tile:
-            return self._wrong(seat, action)
+            return self._wrong(seat, action, f"The tile to place is {self.tile}.")
         if not self.board.fits(tile, x, y, orientation):
-            return self._wrong(seat, action)
+            return self._wrong(seat, action, self._whyNotPlace(tile, x, y, orientation))
         if zone is not None:
             assert isinstance(zone, str)
             if self.left[seat] <= 0 or zone not in self.board.followerZones(tile, x, y,
                                                                             orientation):
-                return self._wrong(seat, action)
+                return self._wrong(seat, action,
+                                   self._whyNotFollower(seat, tile, x, y, orientation, zone))
+        words = [f"player {seat + 1} placed a tile"]
+        if zone is not None:
+            oriented = TILES[tile].oriented(orientation)
+            words[0] += f" and a follower {_WHERE[oriented.features[oriented.zoneFeature[zone]].kind]}"
         scores = self.board.place(tile, x, y, orientation,
                                   None if zone is None else (seat, zone))
         if zone is not None:
@@ -841,7 +894,12 @@ class CarcassonneGame:
         self.phase = _PLACE
         self.orientation = "N"
         self._advance()
-        events.extend(self._draw())
+        drawn = self._draw()
+        events.extend(drawn)
+        words.extend(_scoreWords(score) for score in scores if score.seats)
+        words.extend(f"{e.data} fits nowhere: it is put aside" for e in drawn
+                     if e.kind == "discard")
+        self.said = "; ".join(words)
         return self._step(events)
 
     def _returnFollowers(self) -> None:
@@ -861,7 +919,9 @@ class CarcassonneGame:
             return self._step(())
         self.resigned.add(seat)
         events = [Event("resign", None, seat)]
+        self.said = f"player {seat + 1} gave up"
         if self.players - len(self.resigned) < 2:
+            self.ending = self.said
             events.extend(self._finish())
         elif seat == self.turn:
             self.pending = None
@@ -921,7 +981,10 @@ class CarcassonneGame:
         requested = tuple(r for r in self._requested() if r.player == seat)
         checked = checkAction(seat, action, requested)
         if isinstance(checked, Errors):
-            return checked
+            return Errors(tuple(
+                attrs.evolve(error, text=self._whyNotAction(seat, action, error))
+                if isinstance(error, (WrongAction, UnexpectedAction)) else error
+                for error in checked.errors))
         if checked.type == "KEY":
             key = str(action["key"]).lower()
             moves: dict[str, JSON] = {"r": {"rotate": 1}, "l": {"rotate": -1},
@@ -932,7 +995,61 @@ class CarcassonneGame:
         for zone, move in self._targets():
             if zone.contains(x, y):
                 return move
-        return Errors((WrongAction(WrongActionSubtype.OUT_OF_ZONE, seat, dict(action)),))
+        return Errors((WrongAction(WrongActionSubtype.OUT_OF_ZONE, seat, dict(action),
+                                   text=self._whyNotClick(x, y)),))
+
+    # -- why an action is refused, in words
+
+    def _whyNotPlace(self, tile: str, x: int, y: int, orientation: str) -> str:
+        """Why ``tile`` may not lie at (x, y) turned to ``orientation``."""
+        if (x, y) in self.board.tiles:
+            return "A tile already lies there."
+        if (x, y) not in self.board.frontier:
+            return "The tile must touch a tile already placed, side to side."
+        if any(self.board.fits(tile, x, y, other) for other in ORIENTATIONS):
+            return ("Turned this way the tile does not fit there: each side must match "
+                    "the side it touches (city to city, road to road, field to field).")
+        return ("The tile does not fit there however it is turned: each side must match "
+                "the side it touches (city to city, road to road, field to field).")
+
+    def _whyNotFollower(self, seat: Seat, tile: str, x: int, y: int, orientation: str,
+                        zone: str) -> str:
+        """Why a follower of ``seat`` may not stand on ``zone`` of ``tile`` placed so."""
+        if self.left[seat] <= 0:
+            return "You have no follower left: place the tile without one."
+        oriented = TILES[tile].oriented(orientation)
+        if zone not in oriented.zoneFeature:
+            return "There is nothing on the tile there for a follower to stand on."
+        kind = oriented.features[oriented.zoneFeature[zone]].kind
+        if kind == FIELD and self.board.farms == "none":
+            return "This game is played without farmers: no follower may stand on a field."
+        return f"That {kind} already has a follower: choose another place, or none."
+
+    def _whyNotClick(self, x: float, y: float) -> str:
+        """Why a click at (x, y) of the mover's display plays nothing."""
+        if self.phase == _FOLLOWER:
+            return "Click a white square on the tile for a follower, “no follower” or “back”."
+        left, top, columns, rows, cell = self._layout()
+        if self.tile is not None and 0 <= x < columns * cell and 0 <= y < rows * cell:
+            return self._whyNotPlace(self.tile, left + int(x // cell), top + int(y // cell),
+                                     self.orientation)
+        return "Click a place outlined in green for the tile, or an arrow to turn it."
+
+    def _whyNotAction(self, seat: Seat, action: Mapping[str, JSON],
+                      error: WrongAction | UnexpectedAction) -> str:
+        """The words for an error of the contract's checks (L{checkAction})."""
+        if isinstance(error, UnexpectedAction):
+            if self.over or seat != self.turn:
+                return "The game is over." if self.over else "It is not your turn."
+            return "Click on the board or press a key: nothing is typed in this game."
+        if error.subtype == WrongActionSubtype.WRONG_BUTTON:
+            return "Only the left mouse button plays."
+        if error.subtype == WrongActionSubtype.KEY_NOT_ALLOWED:
+            if self.phase == _PLACE:
+                return ("That key does nothing now: R and L turn the tile"
+                        + (", T shows another one." if self.named else "."))
+            return "That key does nothing now: N plays no follower, B takes the tile back."
+        return self._whyNotClick(float(action["x"]), float(action["y"]))  # type: ignore[arg-type]
 
     def display(self, seat: Seat | None) -> Display:
         """The board, the tile to place, the scores; the same for every seat but its caption."""
@@ -997,6 +1114,36 @@ class CarcassonneGame:
 
 def _isInt(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+# -- words for people
+
+_PLACE_PROMPTS = {
+    named: {
+        False: ("click a place outlined in green for the tile",
+                "press R or L (or click an arrow) to turn it" + more),
+        True: ("click an arrow to turn the tile, which fits nowhere as it is",
+               "press R or L" + more),
+    } for named, more in ((False, ""), (True, ", T for another tile"))}
+"""The CLICK's and the KEY's prompts while placing: by named pile, then by "fits nowhere now"."""
+_FOLLOWER_PROMPTS = {
+    None: ("click a white square on the tile for a follower",
+           "press N (or click “no follower”) for none, B (or “back”) to move the tile"),
+    "none left": ("you have no follower left: click “no follower”",
+                  "press N, or B (or “back”) to move the tile"),
+    "no room": ("no follower may stand on this tile: click “no follower”",
+                "press N, or B (or “back”) to move the tile"),
+}
+"""The CLICK's and the KEY's prompts for the follower, by why none may go on the tile."""
+_WHERE = {CITY: "in a city", ROAD: "on a road", FIELD: "on a field", CLOISTER: "in a cloister"}
+
+
+def _scoreWords(score: Score) -> str:
+    """``score`` in words: "player 1 scored 8 for a city", "player 1 and player 2 ... each"."""
+    names = [f"player {seat + 1}" for seat in score.seats]
+    who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return (f"{who} scored {score.points}{' each' if len(names) > 1 else ''} "
+            f"for a {score.kind}")
 
 
 def _text(x: float, y: float, text: str, fill: str = "#000000") -> dict[str, JSON]:

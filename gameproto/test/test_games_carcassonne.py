@@ -962,3 +962,267 @@ class BadInputTests(SynchronousTestCase):
         if isinstance(result, Errors):
             self.assertEqual(len(game.board.tiles), tiles)
         self.assertIsInstance(game.display(0), Display)
+
+
+def _texts(result: Instructions | Errors) -> list[str | None]:
+    """The words of each error of ``result`` (errors expected)."""
+    assert isinstance(result, Errors), result
+    return [getattr(error, "text", None) for error in result.errors]
+
+
+def _prompts(game: CarcassonneGame) -> dict[str, str | None]:
+    """The prompt of each request asked now, by its type."""
+    return {r.type: r.prompt for r in game.instructions().requested_actions}
+
+
+def _said(game: CarcassonneGame) -> str | None:
+    return game.instructions().game_state.text
+
+
+class WordsTests(SynchronousTestCase):
+    """What the engine says for people: its prompts, its refusals and each step."""
+
+    def test_promptsWhilePlacing(self) -> None:
+        """Where to click for the tile, how to turn it; the arrows when it fits nowhere as turned."""
+        game = _start(pile="seeded", seed=3)
+        for _ in range(4):  # till the tile fits somewhere as it is turned
+            if any("place" in move for _, move in game._targets()):
+                break
+            game.act(0, {"rotate": 1})
+        self.assertEqual(_prompts(game), {
+            "CLICK": "click a place outlined in green for the tile",
+            "KEY": "press R or L (or click an arrow) to turn it"})
+        # The named pile's first tile, tile-a, fits nowhere turned to E.
+        named = _start()
+        self.assertEqual((named.tile, named.orientation), ("tile-a", "N"))
+        self.assertEqual(_prompts(named)["KEY"],
+                         "press R or L (or click an arrow) to turn it, T for another tile")
+        named.act(0, {"rotate": -1})
+        self.assertEqual(named.orientation, "E")
+        self.assertEqual(_prompts(named), {
+            "CLICK": "click an arrow to turn the tile, which fits nowhere as it is",
+            "KEY": "press R or L, T for another tile"})
+
+    def test_promptsForTheFollower(self) -> None:
+        """A white square for a follower, or none; why none may stand on the tile."""
+        game = _start()
+        game.act(0, {"place": [71, 72]})  # tile-a turned N, west of the start tile
+        self.assertEqual(_prompts(game), {
+            "CLICK": "click a white square on the tile for a follower",
+            "KEY": "press N (or click “no follower”) for none, B (or “back”) to move the tile"})
+        game.left[0] = 0  # as after placing all seven
+        self.assertEqual(_prompts(game), {
+            "CLICK": "you have no follower left: click “no follower”",
+            "KEY": "press N, or B (or “back”) to move the tile"})
+        # Without farmers, a straight road that extends a held road leaves no room.
+        farmless = _start(farms="none")
+        self.assertIsInstance(farmless.act(0, _move("tile-u", 72, 71, "N", "N")), Instructions)
+        while farmless.tile != "tile-u":
+            farmless.act(1, {"cycle": 1})
+        farmless.act(1, {"place": [72, 73]})
+        self.assertEqual(_prompts(farmless)["CLICK"],
+                         "no follower may stand on this tile: click “no follower”")
+        # Without the page's targets, the prompts say what is asked in general.
+        bare = _start()
+        bare.pageTargets = False
+        bare.act(0, {"rotate": -1})
+        self.assertEqual(_prompts(bare)["CLICK"], "click a place outlined in green for the tile")
+
+    def test_refusedMovesInWords(self) -> None:
+        """Each rule a whole move breaks, in a sentence."""
+        game = _start()
+        refusals = {
+            "A tile already lies there.": _move("tile-b", 72, 72, "N"),
+            "The tile must touch a tile already placed, side to side.": _move("tile-b", 80, 80, "N"),
+            "Turned this way the tile does not fit there: each side must match the side it "
+            "touches (city to city, road to road, field to field).": _move("tile-e", 73, 72, "N"),
+            "There is no tile named tile-z.": _move("tile-z", 73, 72, "E"),
+            "There is nothing on the tile there for a follower to stand on.":
+                _move("tile-e", 73, 72, "E", "C"),
+        }
+        for text, move in refusals.items():
+            self.assertEqual(_texts(game.act(0, move)), [text], move)
+        self.assertEqual(_texts(game.act(1, _move("tile-e", 73, 72, "E"))),
+                         ["It is not your turn."])
+        # tile-c is all city: against the start tile's road it never fits.
+        self.assertEqual(_texts(game.act(0, _move("tile-c", 72, 71, "N"))), [
+            "The tile does not fit there however it is turned: each side must match the side "
+            "it touches (city to city, road to road, field to field)."])
+        game.act(0, _move("tile-c", 73, 72, "N"))
+        self.assertEqual(_texts(game.act(1, _move("tile-c", 74, 72, "N"))),
+                         ["No tile-c is left."])
+        # Followers.
+        game = _start()
+        game.act(0, _move("tile-u", 72, 71, "N", "N"))
+        self.assertEqual(_texts(game.act(1, _move("tile-u", 72, 73, "N", "S"))),
+                         ["That road already has a follower: choose another place, or none."])
+        game.left[1] = 0
+        self.assertEqual(_texts(game.act(1, _move("tile-u", 72, 73, "N", "E"))),
+                         ["You have no follower left: place the tile without one."])
+        farmless = _start(farms="none")
+        self.assertEqual(_texts(farmless.act(0, _move("tile-u", 72, 71, "N", "E"))), [
+            "This game is played without farmers: no follower may stand on a field."])
+        seeded = _start(pile="seeded", seed=7)
+        drawn = seeded.tile
+        assert drawn is not None
+        x, y, o = seeded.board.placements(drawn)[0]
+        other = next(t for t in TILES if t != drawn)
+        self.assertEqual(_texts(seeded.act(0, _move(other, x, y, o))),
+                         [f"The tile to place is {drawn}."])
+
+    def test_refusedStepsInWords(self) -> None:
+        """The page's steps, and the clicks and keys that make them, refused in sentences."""
+        game = _start()
+        self.assertEqual(_texts(game.act(0, {"follower": None})), ["Not now: place the tile first."])
+        self.assertEqual(_texts(game.act(0, {"place": [72, 72]})), ["A tile already lies there."])
+        left, top, _, _, cell = game._layout()
+        onStart = {"type": "CLICK", "x": (72 - left + 0.5) * cell, "y": (72 - top + 0.5) * cell}
+        self.assertEqual(_texts(game.decodeAction(0, onStart)), ["A tile already lies there."])
+        far = {"type": "CLICK", "x": 0, "y": 0}  # a corner of the board: no neighbour
+        self.assertEqual(_texts(game.decodeAction(0, far)),
+                         ["The tile must touch a tile already placed, side to side."])
+        self.assertEqual(_texts(game.decodeAction(0, {**onStart, "button": "RIGHT"})),
+                         ["Only the left mouse button plays."])
+        self.assertEqual(_texts(game.decodeAction(0, {"type": "KEY", "key": "n"})),
+                         ["That key does nothing now: R and L turn the tile, T shows another one."])
+        self.assertEqual(_texts(game.decodeAction(0, {"type": "TEXT", "text": "N"})),
+                         ["Click on the board or press a key: nothing is typed in this game."])
+        self.assertEqual(_texts(game.decodeAction(1, {"type": "KEY", "key": "r"})),
+                         ["It is not your turn."])
+        game.act(0, {"place": [71, 72]})
+        self.assertEqual(_texts(game.act(0, {"rotate": 1})),
+                         ["Not now: choose a follower for the tile, none, or take the tile back."])
+        self.assertEqual(_texts(game.decodeAction(0, {"type": "KEY", "key": "r"})),
+                         ["That key does nothing now: N plays no follower, B takes the tile back."])
+        self.assertEqual(_texts(game.decodeAction(0, far)), [
+            "Click a white square on the tile for a follower, “no follower” or “back”."])
+        seeded = _start(pile="seeded")
+        self.assertEqual(_texts(seeded.act(0, {"cycle": 1})),
+                         ["The tile is drawn from the pile: it cannot be exchanged."])
+        self.assertEqual(_texts(seeded.decodeAction(0, {"type": "KEY", "key": "t"})),
+                         ["That key does nothing now: R and L turn the tile."])
+        over = _over()
+        self.assertEqual(_texts(over.act(0, {"rotate": 1})), ["The game is over."])
+        self.assertEqual(_texts(over.decodeAction(0, {"type": "KEY", "key": "r"})),
+                         ["The game is over."])
+
+    @settings(max_examples=20)
+    @given(st.integers(0, 2**32), st.sampled_from(["seeded", "named"]), st.integers(2, 4))
+    def test_everyRefusalInWords(self, seed: int, pile: str, players: int) -> None:
+        """
+        Random clicks, keys and whole moves from any seat: every refusal of
+        a requested action is a sentence, with nothing of JSON or of
+        coordinates in it.
+        """
+        rng = random.Random(seed)
+        game = _start(players, pile, seed=seed)
+        for _ in range(60):
+            if game.over:
+                break
+            seat = game.turn if rng.random() < 0.8 else rng.randrange(players)
+            display = game.display(seat)
+            choice = rng.random()
+            if choice < 0.5:
+                action: dict[str, Any] = {
+                    "type": "CLICK", "x": rng.uniform(-10, display.width + 10),
+                    "y": rng.uniform(-10, display.height + 10),
+                    "button": rng.choice(["LEFT", "LEFT", "RIGHT"])}
+                result = game.decodeAction(seat, action)
+            elif choice < 0.7:
+                result = game.decodeAction(seat, {"type": "KEY", "key": rng.choice("rltnbzq")})
+            else:
+                x, y = rng.randrange(69, 76), rng.randrange(69, 76)
+                result = game.act(seat, _move(game.tile or "tile-a", x, y,
+                                              rng.choice("NESW"), rng.choice([None, "C", "N"])))
+            if isinstance(result, Errors):
+                for error in result.errors:
+                    self.assertIsInstance(error, (WrongAction, UnexpectedAction))
+                    text = cast(str, getattr(error, "text"))
+                    self.assertRegex(text, r"^[A-Z][^{}\[\]]*\.$")
+                    self.assertNotRegex(text, r"\d+, \d+|\(\d")
+                continue
+            if isinstance(result, dict) or result is None:  # a step decoded: play it
+                result = game.act(seat, result)
+            self.assertIsInstance(result, Instructions)
+
+    def test_stepsInWords(self) -> None:
+        """The game state's text tells the last step, and instructions repeat it."""
+        game = _start()
+        self.assertIsNone(_said(game))
+        game.act(0, {"rotate": 1})
+        self.assertEqual(_said(game), "player 1 turned the tile")
+        game.act(0, {"cycle": 1})
+        self.assertEqual(_said(game), "player 1 took another tile")
+        game.act(0, {"rotate": -1})
+        game.act(0, {"place": [71, 72]})
+        self.assertEqual(_said(game), "player 1 put the tile down")
+        game.act(0, {"back": True})
+        self.assertEqual(_said(game), "player 1 took the tile back")
+        self.assertIsInstance(game.act(0, {"place": [71, 72]}), Instructions)
+        self.assertIsInstance(game.act(0, {"follower": None}), Instructions)
+        self.assertEqual(_said(game), "player 1 placed a tile")
+        refused = game.act(0, {"rotate": 1})  # not player 1's turn: nothing said
+        self.assertIsInstance(refused, Errors)
+        self.assertEqual(_said(game), "player 1 placed a tile")
+
+    def test_movesAndScoresInWords(self) -> None:
+        """A follower's place, and who scored what, the tied players each."""
+        game = _start()
+        result = game.act(0, _move("tile-e", 73, 72, "E", "W"))
+        self.assertEqual(cast(Instructions, result).game_state.text,
+                         "player 1 placed a tile and a follower in a city; "
+                         "player 1 scored 4 for a city")
+        # The road of ScoringTests.test_tieScoresInFull, played in turns.
+        game = _start()
+        game.act(0, _move("tile-a", 72, 71, "N", "S"))
+        self.assertEqual(_said(game), "player 1 placed a tile and a follower on a road")
+        game.act(1, _move("tile-v", 71, 72, "N", "W"))
+        game.act(0, _move("tile-v", 71, 73, "S"))
+        game.act(1, _move("tile-v", 72, 73, "W"))
+        game.act(0, _move("tile-a", 70, 72, "E"))
+        self.assertEqual(_said(game), "player 1 placed a tile; "
+                                      "player 1 and player 2 scored 6 each for a road")
+        game.act(1, _move("tile-b", 71, 71, "N", "C"))
+        self.assertEqual(_said(game), "player 2 placed a tile and a follower in a cloister")
+        # A farmer: tile-e closes the start tile's city (nobody's: no score said).
+        game.act(0, _move("tile-e", 73, 72, "E", "E"))
+        self.assertEqual(_said(game), "player 1 placed a tile and a follower on a field")
+
+    def test_discardInWords(self) -> None:
+        """[placing] A drawn tile that fits nowhere is put aside, and the words say so."""
+        game = _start(pile="seeded")
+        tile = game.tile
+        assert tile is not None
+        x, y, o = game.board.placements(tile)[0]
+        # The next tiles drawn: tile-c, as if it fitted nowhere, then tile-b.
+        game.order[game.next + 1:game.next + 3] = ["tile-c", "tile-b"]
+        game.board.placeable = lambda tile: tile != "tile-c"  # type: ignore[method-assign]
+        game.act(0, _move(tile, x, y, o))
+        self.assertEqual((game.discarded, game.tile), (["tile-c"], "tile-b"))
+        self.assertEqual(_said(game), "player 1 placed a tile; tile-c fits nowhere: it is put aside")
+
+    def test_endingsInWords(self) -> None:
+        """Why the game ended: the pile, no tile that fits, a player who gave up."""
+        over = _over()
+        self.assertEqual(_said(over), "the pile is empty")
+        stuck = _start()
+        stuck.remaining = Counter({"tile-c": 1})
+        stuck.board.frontier = {(71, 72)}  # only a field edge is open
+        stuck._draw()
+        self.assertEqual(_said(stuck), "no tile left fits on the board")
+        three = _start(3)
+        three.resign(0)
+        self.assertFalse(three.over)
+        self.assertEqual(_said(three), "player 1 gave up")
+        three.resign(2)
+        self.assertTrue(three.over)
+        self.assertEqual(_said(three), "player 3 gave up")
+
+
+def _over() -> CarcassonneGame:
+    """A seeded two-player game played to its end by the engine's bot."""
+    game = _start(pile="seeded", seed=11)
+    while not game.over:
+        move = carcassonneBot(game.view(game.turn), game.turn)
+        assert isinstance(game.act(game.turn, move), Instructions)
+    return game

@@ -921,7 +921,8 @@ class CarcassonneTests(BrowserTestCase):
         rotate key button, a lit place, a follower zone or "no follower";
         the turns are accepted, also after zooming (wheel, + button) and
         panning (a drag that sends no click), the clicks mapped back
-        through the view.
+        through the view.  The turn, the bot's moves and a refused click
+        are told in the rules' words.
         """
 
         def script(browser: Browser) -> Any:
@@ -932,9 +933,14 @@ class CarcassonneTests(BrowserTestCase):
             game = int(page.get_attribute("#board", "data-game"))
             self.assertIn("followers", page.text_content("#board svg") or "")
             self.assertIn("tiles left", page.text_content("#board svg") or "")
+            self.assertRegex(page.text_content("#status") or "",
+                             r"^Your turn( — [^:]+)?: click (a place outlined in green for the "
+                             r"tile|an arrow to turn the tile, which fits nowhere as it is), "
+                             r"or press R or L\b[^:]*\.$")
             playCarcassonneTurn(page, 0)
             waitPhase(page, "place")
             self.assertGreaterEqual(self.moves(game), 2)  # ours and the bot's
+            self.assertRegex(page.text_content("#last-move") or "", r"^Bot2 placed a tile[^.]*\.$")
 
             # Zoom in with the wheel over a lit place: it stays under the pointer.
             self.assertTrue(page.is_disabled("#zoom-out"))
@@ -991,6 +997,18 @@ class CarcassonneTests(BrowserTestCase):
             waitPhase(page, "place")
             self.assertGreaterEqual(self.moves(game), 10)
             self.assertEqual(page.locator("#errors li.error").count(), 0)
+            # A click where the tile cannot go is refused with what is asked.
+            zones = clickZones(page)
+            spot = next((x, y) for x in range(2, 400, 7) for y in range(2, 300, 7)
+                        if not any(z["x"] <= x < z["x"] + z["width"]
+                                   and z["y"] <= y < z["y"] + z["height"] for z in zones))
+            clickDisplay(page, *spot)
+            page.wait_for_selector("#errors li.error[data-subtype=OUT_OF_ZONE]")
+            self.assertIn(page.text_content("#errors li.error"), (
+                "That is not one of the places you can click: "
+                "click a place outlined in green for the tile.",
+                "That is not one of the places you can click: "
+                "click an arrow to turn the tile, which fits nowhere as it is."))
 
         yield self.inBrowser(script)
 
