@@ -1,8 +1,8 @@
 """
 The wire, fuzzed: arbitrary bytes and near-valid messages sent over real
 loopback connections to the real service, one test per protocol (Protuissance
-4 over TCP and over WebSocket, MaîtreTarot, Carcassonne, engine JSON over TCP
-and over WebSocket, the HTTP API).
+4 over TCP and over WebSocket, MaîtreTarot, Carcassonne, FreeDoko, engine JSON
+over TCP and over WebSocket, the HTTP API).
 
 After each example: no traceback was logged (any event carrying a
 C{log_failure}, or a legacy C{log.err}'s C{failure}, fails it).  After all of them: the server still answers a
@@ -32,6 +32,7 @@ from twisted.trial.unittest import SkipTest, TestCase
 from zope.interface import provider
 
 from gameproto.carcassonne import wire as carcassonneWire
+from gameproto.freedoko import names as freedokoNames
 from gameproto.maitretarot import wire as tarotWire
 from gameproto.test.service_helpers import Server, until
 
@@ -224,6 +225,68 @@ atoms of every kind, a MOVE right but for its context, any text; LF, CRLF, a
 trailing space, an empty line.
 """
 
+FREEDOKO_TIMES = ["1795419279.326: "] * 6 + ["-: ", "*1795419279.326: ", "", "1795419279: ",
+                                             "x.1: ", "99999999999999.9999999999: ", "*-: "]
+"""A FreeDoko line's start: mostly a normal time; no time, a special one, none, broken ones."""
+
+freedoko_players = st.sampled_from(["0", "1", "2", "3"] * 3 + ["4", "-1", "", "4294967296", "x"])
+
+freedoko_cards = st.one_of(
+    st.tuples(st.sampled_from(freedokoNames.COLORS), st.sampled_from(freedokoNames.VALUES)).map(
+        " ".join),
+    st.tuples(st.sampled_from(freedokoNames.COLORS), st.sampled_from(freedokoNames.VALUES)).map(
+        " ".join),
+    st.text(max_size=8),
+)
+
+freedoko_actions = st.one_of(
+    st.builds(lambda player, game, flags: f"reservation = {', '.join([player, game, *flags])}",
+              freedoko_players, st.sampled_from(freedokoNames.GAME_TYPES) | st.text(max_size=6),
+              st.lists(st.sampled_from([*freedokoNames.MARRIAGE_SELECTORS,
+                                        *freedokoNames.RESERVATION_FLAGS]), max_size=2)),
+    st.builds(lambda player, card, comment: f"card played = {player}, {card}{comment}",
+              freedoko_players, freedoko_cards,
+              st.sampled_from(["", " (choose)", " (network)", " (", " (a)b)"])),
+    st.builds(lambda player, value: f"announcement = {player}, {value}", freedoko_players,
+              st.sampled_from(freedokoNames.ANNOUNCEMENTS) | st.text(max_size=6)),
+    st.builds(lambda kind, player, cards: f"{kind} = {', '.join([player, *cards])}",
+              st.sampled_from(["poverty shift", "poverty returned", "trick full"]),
+              freedoko_players, st.lists(freedoko_cards | freedoko_players, max_size=5)),
+    st.builds(lambda kind, players: f"{kind} = {', '.join(players)}",
+              st.sampled_from(["poverty accepted", "poverty denied", "swines", "hyperswines",
+                               "marriage", "genscher", "check"]),
+              st.lists(freedoko_players, min_size=1, max_size=2)),
+    st.sampled_from(["trick open", "trick taken", "poverty denied by all", "check",
+                     "trick taken = 1", "nope = 0"]),
+).map(lambda action: "gameplay action: " + action)
+"""The child's gameplay actions: every keyword, players, cards and words right or wrong."""
+
+freedoko_texts = st.one_of(
+    freedoko_actions,
+    freedoko_actions,
+    freedoko_actions,
+    st.text(max_size=20).map(lambda text: "name: " + text),
+    st.text(max_size=20).map(lambda text: "chat: " + text),
+    st.sampled_from(["ask: rules", "ask: name", "ask: seed", "ping", "pong", "bye", "ping: 7",
+                     "pong: x", "ping: 99999999999", "rules", "{", "}", "with nines = 0",
+                     "sync: gameplay actions", "rule: with nines = 0", "player 2: type = local",
+                     "player 9: name = x", "players switched: 1 3", "party: seed: 5",
+                     "party: start", "game: open", "game: hand 0: club ace", "FreeDoko server",
+                     "connection rejected"]),
+    st.text(max_size=30),
+)
+
+freedoko_lines = st.lists(
+    st.tuples(st.sampled_from(FREEDOKO_TIMES), freedoko_texts,
+              st.sampled_from(["\n", "\r\n", "\n\n", " \n"])),
+    min_size=1, max_size=6).map(
+    lambda lines: "".join(time + text + end for time, text, end in lines).encode("utf-8"))
+"""
+FreeDoko: lines of every kind a child may send (and a parent's), with
+times right and wrong, gameplay actions near the right form, blocks begun
+and not ended, any text; LF, CRLF, an empty line, a trailing space.
+"""
+
 API_PATHS = ["/api", "/api/engines", "/api/games", "/api/games/1", "/api/games/1/record",
              "/api/games/1/replay", "/api/matchmaking", "/api/engines/connect4/sprites.zip",
              "/", "/static/app.js", "/metrics", "/engine", "/connect4"]
@@ -286,10 +349,15 @@ class WireFuzz(TestCase):
     def port(self, name: str) -> int:
         return self.server.ports[name]
 
-    async def example(self, port: int, data: bytes, prefix: bytes = b"",
+    async def example(self, port: int, data: bytes, prefix: bytes | Callable[[], bytes] = b"",
                       ready: Callable[[Probe], bool] | None = None) -> None:
-        """Send ``prefix`` (and wait for ``ready``), then ``data``; close; no traceback."""
+        """
+        Send ``prefix`` (or what it makes, when it is a function) and wait
+        for ``ready``, then ``data``; close; no traceback.
+        """
         probe = await connect(port)
+        if callable(prefix):
+            prefix = prefix()
         if prefix:
             probe.transport.write(prefix)  # type: ignore[union-attr]
             if ready is not None:
@@ -306,7 +374,8 @@ class WireFuzz(TestCase):
                 f"{formatEvent(e)}\n{tracebackOf(e)}" for e in events))
 
     def fuzz(self, strategy: st.SearchStrategy[bytes], port: int, *,
-             prefix: bytes = b"", ready: Callable[[Probe], bool] | None = None
+             prefix: bytes | Callable[[], bytes] = b"",
+             ready: Callable[[Probe], bool] | None = None
              ) -> defer.Deferred[None]:
         """Every example of ``strategy`` (in a thread), each waited for on the reactor."""
 
@@ -410,6 +479,40 @@ class CarcassonneFuzz(WireFuzz):
 
     async def test_messages(self) -> None:
         await self.fuzzed(carcassonne_streams, self.port("carcassonne"), self.wellBehaved)
+
+
+class FreeDokoFuzz(WireFuzz):
+    ports = ("web", "freedoko")
+    options = ("--freedoko-bots-after", "0")
+
+    async def wellBehaved(self) -> None:
+        probe = await connect(self.port("freedoko"))
+        probe.transport.write(b"1795419279.326: name: fuzzcheck\n")  # type: ignore[union-attr]
+        answered = await probe.waitFor(lambda: b"name: gameproto" in probe.received, 5.0)
+        await probe.close()
+        self.assertTrue(answered, probe.received)
+        self.assertEqual(bytes(probe.received).split(b"\n")[0], b"FreeDoko server")
+
+    async def test_bytes(self) -> None:
+        await self.fuzzed(st.binary(max_size=400), self.port("freedoko"), self.wellBehaved)
+
+    async def test_lines(self) -> None:
+        """Before the child's name: the lines decide whether it has a seat, and which."""
+        await self.fuzzed(freedoko_lines, self.port("freedoko"), self.wellBehaved)
+
+    def named(self) -> bytes:
+        """
+        A new child's name line: a seat at a new table, bots filling the
+        others at once (a name seen before would take back its old seat,
+        which waits for the next game).
+        """
+        self.children = getattr(self, "children", 0) + 1
+        return b"1795419279.326: name: fuzz%d\n" % self.children
+
+    async def test_linesAtTable(self) -> None:
+        """Seated at a party with bots, its hand dealt: the lines are judged by the table."""
+        await self.fuzzed(freedoko_lines, self.port("freedoko"), self.wellBehaved,
+                          prefix=self.named, ready=lambda probe: b"game: hand" in probe.received)
 
 
 def carcassonneTimers() -> list[Any]:
