@@ -265,9 +265,10 @@ class CreationLimitsTests(SynchronousTestCase):
         clock, hub, api = self.api(maxGamesPerPeer=2)
         for _ in range(2):
             self.assertEqual(call(api, b"POST", "/api/games", {"engine": "connect4"})[0], 201)
-        code, answer, _ = call(api, b"POST", "/api/games", {"engine": "connect4"})
+        code, answer, request = call(api, b"POST", "/api/games", {"engine": "connect4"})
         self.assertEqual(code, 429, answer)
         self.assertIn("at once", answer["error"])
+        self.assertEqual(request.responseHeaders.getRawHeaders(b"retry-after"), [b"60"])
         code, answer, _ = call(api, b"POST", "/api/games", {"engine": "connect4"},
                                peer="::1")
         self.assertEqual(code, 201, answer)

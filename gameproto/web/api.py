@@ -414,7 +414,9 @@ class Games(JSONResource):
         if refusal is not None:
             _fault(self.hub, request, peer, 429, "too many games from this peer",
                    "too-many-games")
-            raise HTTPError(429, refusal)
+            # A place is free once one of the peer's games ends: no telling
+            # when, so a minute, as for the cap in all.
+            raise HTTPError(429, refusal, headers={b"retry-after": b"60"})
         return self.hub.newGame(data["engine"], init, tuple(bots), peer=peer).addCallback(made)
 
     def getChild(self, path: bytes, request: Request) -> Resource:
