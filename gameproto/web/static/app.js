@@ -363,6 +363,7 @@ function handle(message) {
 }
 
 function startGame(game, mode) {
+  $("#lobby-problem").textContent = "";
   state.mode = mode;
   state.game = game;
   state.replay = null;
@@ -546,7 +547,7 @@ function gameOver(scores, error, reason) {
   if (reason) state.game.reason = reason;
   clearErrors(true);  // the game is over: its refusals are stale
   if (error) {
-    setStatus("aborted", `Game aborted: ${error}`);
+    setStatus("aborted", sentence(`Game aborted: ${namify(error)}`));
   } else {
     const why = state.game && state.game.reason ? ` — ${namify(state.game.reason)}` : "";
     setStatus("gameover", `Game over: ${describeResult(scores)}${why}.`);
@@ -621,9 +622,10 @@ function serverErrors(message) {
   renderActions();
 }
 
-function problem(text) {
+function problem(message) {
   const pending = state.pending;
   state.pending = null;
+  const text = problemSentence(message);
   if (pending && pending.rejoin) {
     // The seat cannot be taken back (the game is over, the token refused).
     forgetGame(pending.rejoin.game);
@@ -632,10 +634,26 @@ function problem(text) {
   if (pending && pending.form) {
     pending.form.querySelector(".form-error").textContent = text;
   }
-  if (pending && state.mode === "lobby") hideGameView();
+  if (pending && state.mode === "lobby") {
+    hideGameView();
+    // Asked from the list (join, watch): said above it, where the person looks.
+    if (!pending.form) $("#lobby-problem").textContent = text;
+  }
   state.awaiting = false;
   showError({text, type: "problem", source: "server"});
   renderActions();
+}
+
+/**
+ * The server's words as a sentence; its "player N" named when it speaks of
+ * the game shown here (a problem may be about another game).
+ */
+function problemSentence(message) {
+  const text = String(message);
+  const game = state.game;
+  const about = /\bgame (\d+)/.exec(text);
+  const ours = game && state.mode !== "lobby" && (!about || Number(about[1]) === game.id);
+  return sentence(ours ? namify(text) : text);
 }
 
 function describeError(error) {
@@ -1560,7 +1578,7 @@ function create(engine, form) {
       })
       .catch((e) => {
         const errors = e.body && Array.isArray(e.body.errors) ? e.body.errors : null;
-        error.textContent = errors ? errors.map(describeError).join(" ") : `Not created: ${e.message}`;
+        error.textContent = errors ? errors.map(describeError).join(" ") : sentence(`Not created: ${e.message}`);
       });
     return;
   }
@@ -1581,6 +1599,7 @@ function queue(engine, form) {
 }
 
 function join(gameId, player) {
+  $("#lobby-problem").textContent = "";
   whenInLobby(() => {
     state.pending = {kind: "join"};
     const message = {type: "join", game: gameId, name: myName()};
@@ -1592,6 +1611,7 @@ function join(gameId, player) {
 }
 
 function watch(gameId) {
+  $("#lobby-problem").textContent = "";
   whenInLobby(() => {
     state.pending = {kind: "watch"};
     send({type: "watch", game: gameId});
@@ -1653,7 +1673,7 @@ async function loadEngines() {
     renderEngines();
   } catch (e) {
     $("#engines").replaceChildren(element("p", {"class": "form-error",
-                                                text: `The engines cannot be listed: ${e.message}`}));
+                                                text: sentence(`The engines cannot be listed: ${e.message}`)}));
   }
 }
 
@@ -1697,7 +1717,7 @@ function renderGames(games) {
     const seatCell = element("td", {"class": "seat-list"}, ...seats);
     const status = element("td", {"class": `status ${game.status}`, text: game.status,
                                   title: game.error || null});
-    if (game.error) status.append(element("small", {"class": "error-text", text: ` ${game.error}`}));
+    if (game.error) status.append(element("small", {"class": "error-text", text: ` ${sentence(game.error)}`}));
     const open = Array.isArray(game.open) ? game.open.length : 0;
     if (game.status === "live" && game.joinable && open) {
       // Who waits where: a game with open seats waits for that many players.
@@ -1759,7 +1779,7 @@ async function openReplay(gameId, turn = 0, player = null) {
   try {
     game = await fetchJSON(`/api/games/${gameId}`);
   } catch (e) {
-    showError({text: `Game ${gameId} cannot be replayed: ${e.message}`, source: "page"});
+    showError({text: sentence(`Game ${gameId} cannot be replayed: ${e.message}`), source: "page"});
     return;
   }
   state.mode = "replay";
@@ -1785,7 +1805,7 @@ async function openReplay(gameId, turn = 0, player = null) {
     select.append(element("option", {value: i + 1, text: `P${i + 1} ${name}`}));
   });
   select.value = player ? String(player) : "";
-  if (game.error) showError({text: `This game was aborted: ${game.error}`, type: "aborted"});
+  if (game.error) showError({text: sentence(`This game was aborted: ${namify(game.error)}`), type: "aborted"});
   await showTurn(state.replay.turn);
 }
 
@@ -1807,8 +1827,8 @@ async function showTurn(turn) {
     answer = await fetchJSON(`/api/games/${replay.id}/replay?${params}`, {headers});
   } catch (e) {
     if (seq === replay.seq && state.replay === replay) {
-      setStatus("replay", `Turn ${turn} cannot be shown: ${e.message}`);
-      showError({text: `Turn ${turn} cannot be shown: ${e.message}`, source: "page"});
+      setStatus("replay", sentence(`Turn ${turn} cannot be shown: ${e.message}`));
+      showError({text: sentence(`Turn ${turn} cannot be shown: ${e.message}`), source: "page"});
     }
     return;
   }
@@ -1822,8 +1842,8 @@ async function showTurn(turn) {
   const over = answer.game_state && answer.game_state.gameover;
   const said = answer.game_state && typeof answer.game_state.text === "string"
     ? namify(answer.game_state.text) : "";
-  setStatus("replay", `Replay of game ${replay.id}: turn ${turn} of ${answer.turns}` +
-            (over ? ` · game over: ${describeResult(answer.game_state.scores)}${said ? ` — ${said}` : ""}` : ""));
+  setStatus("replay", sentence(`Replay of game ${replay.id}: turn ${turn} of ${answer.turns}` +
+            (over ? ` · game over: ${describeResult(answer.game_state.scores)}${said ? ` — ${said}` : ""}` : "")));
   $("#replay-action").textContent = replayLabel(answer.action, said, over);
   updateReplayControls();
   setHash(replayHash(replay));
