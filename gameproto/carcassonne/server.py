@@ -535,8 +535,8 @@ class CarcassonneGame:
     def _judged(self, seat: Seat, outcome: Instructions | Errors) -> None:
         player = self.table.holders[seat]
         if isinstance(outcome, Errors) and isinstance(player, CarcassonnePlayer):
-            log.info("carcassonne game {id}: player {n}'s move refused: {errors}",
-                     id=self.table.id, n=self.numbers[seat], errors=outcome.asJSON())
+            player.protocol.fault("carcassonne {who}: move refused in game {id}: {errors}",
+                                  id=self.table.id, errors=outcome.asJSON())
             player.send(wire.MoveNack())
 
     def relay(self, seat: Seat, move: JSON, token: int) -> frozenset[Seat]:
@@ -674,6 +674,9 @@ class CarcassonneMatchmaker(RoomMatchmaker["CarcassonneRoom", "CarcassonneGuestS
 
     def waitingRoom(self) -> CarcassonneRoom:
         return self.server.waitingRoom()
+
+    def openRoom(self) -> CarcassonneRoom | None:
+        return self.server.waiting
 
     def placed(self, room: CarcassonneRoom, seat: CarcassonneGuestSeat, place: int) -> None:
         seat.number = place + 1

@@ -183,6 +183,28 @@ class BoundedTests(SynchronousTestCase):
         self.assertIs(site.faults, service.hub.faults)
         self.assertBounded(service, clock, everywhere)
 
+    def test_carcassonneRefusedMoves(self) -> None:
+        """A Carcassonne player whose every move the referee refuses (MOVENACK, try again)."""
+        clock = Clock()
+        service = serve(clock, "carcassonne")
+        (first, firstWire), (second, _) = [connect(service, "carcassonne", 40000 + n)
+                                           for n in range(2)]
+        for protocol in (first, second):
+            protocol.dataReceived(b"HELLO 0\n")
+        second.dataReceived(b"HELLOACK 0\n")
+        for protocol in (first, second):
+            protocol.dataReceived(b"READY 0\n")
+        token = int(firstWire.value().split(b"TOKEN ")[1].split(b"\n")[0])
+        firstWire.clear()
+        for _ in range(CONNECTIONS):  # onto the start tile
+            first.dataReceived(b"MOVE 0 (tile-u) 72 72 (N) () %d\n" % token)
+        self.assertEqual(firstWire.value(), b"MOVENACK\n" * CONNECTIONS)
+        refused = [line for line in self.log.lines() if "move refused" in line]
+        self.assertEqual(len(refused), service.hub.faults.lines)
+        self.assertTrue(all(line.startswith("carcassonne 192.0.2.7:40000 (player 1): ")
+                            for line in refused), refused)
+        self.assertEqual(self.log.failures(), [])
+
     def test_otherPeersStillLogged(self) -> None:
         """A peer that used up its lines does not silence another one."""
         clock = Clock()
