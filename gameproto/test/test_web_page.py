@@ -1013,6 +1013,47 @@ class CarcassonneTests(BrowserTestCase):
         yield self.inBrowser(script)
 
     @defer.inlineCallbacks
+    def test_wholeGameAgainstBots(self) -> Any:
+        """
+        A whole game by clicks against the engine's bot (no delay): every
+        turn of the person played on the page, to the game over, the final
+        scores and no tile left, as the record has them.
+        """
+
+        def script(browser: Browser) -> Any:
+            page = browser.open(self.url)
+            setName(page, "alice")
+            page.click("form.engine[data-engine=carcassonne] button.create")
+            waitPhase(page, "place")
+            game = int(page.get_attribute("#board", "data-game"))
+            turns = 0
+            while waitState(page, "your-turn", "gameover", "aborted") == "your-turn":
+                waitPhase(page, "place")
+                playCarcassonneTurn(page, turns)
+                turns += 1
+                self.assertLessEqual(turns, 36)  # 71 tiles, the bot placing every other one
+            self.assertEqual(boardState(page), "gameover", page.text_content("#status"))
+            page.wait_for_selector("#scores[data-final=true]")
+            return (game, turns, scoresShown(page), page.text_content("#board svg") or "",
+                    page.text_content("#status") or "",
+                    page.locator("#errors li.error").all_text_contents(), self.moves(game))
+
+        game, turns, shown, board, status, errors, moves = yield self.inBrowser(script)
+        self.assertEqual(errors, [])
+        record = yield deferToThread(self.api, f"/api/games/{game}/record")
+        self.assertEqual((record["status"], record["seats"][0]), ("finished", "alice"))
+        placed = [a for a in record["actions"] if a["seat"] == 0 and "follower" in a["action"]]
+        self.assertEqual(len(placed), turns)  # each turn ended by a click on the page
+        self.assertGreaterEqual(turns, 30)  # a few tiles may fit nowhere and be put aside
+        self.assertEqual(shown, [(f"P{n + 1} {name}", str(score)) for n, (name, score)
+                                 in enumerate(zip(record["seats"], record["scores"]))])
+        self.assertIn("game over; 0 tiles left", board)
+        for n, score in enumerate(record["scores"]):
+            self.assertRegex(board, rf"P{n + 1}: {score} points")
+        self.assertIn("Game over", status)
+        self.assertEqual(moves, 71)  # the replay's display: no tile left
+
+    @defer.inlineCallbacks
     def test_besideATCPClient(self) -> Any:
         """
         The page queues for Carcassonne ("Play against anyone"); a client of
