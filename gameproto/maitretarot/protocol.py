@@ -15,6 +15,7 @@ from twisted.python.failure import Failure
 
 from gameproto.games.tarot import (
     CHIEN_SIZE,
+    DECK,
     OUDLERS,
     TarotView,
     botBid,
@@ -33,6 +34,9 @@ if TYPE_CHECKING:
     from gameproto.maitretarot.server import TarotPlayer, TarotServerFactory
 
 log = Logger(namespace="gameproto.maitretarot")
+
+PLAYED_CARDS = len(DECK) - CHIEN_SIZE
+"""The cards played in a deal: all but the chien (72, 18 tricks)."""
 
 
 def discardFault(hand: Sequence[int], discard: Sequence[int]) -> str | None:
@@ -183,7 +187,6 @@ class MaitreTarotClientProtocol(WireProtocol):
         self.machine: ClientInputs = ClientMachine(self)
 
     def _newDeal(self) -> None:
-        self.phase = "bidding"
         self.hand: set[int] = set()
         self.bids: tuple[int, ...] = (wire.NO_BID,) * 4
         self.contract: int | None = None
@@ -196,6 +199,8 @@ class MaitreTarotClientProtocol(WireProtocol):
         self.dealer = 0
         self.played = 0
         """Cards of the deal played before the current one (as the machine last told)."""
+        self.dealOver = False
+        """Whether the server said the deal is over: its score, or a branch point past it."""
 
     # -- the transport side --------------------------------------------------
 
@@ -269,6 +274,23 @@ class MaitreTarotClientProtocol(WireProtocol):
 
     # -- what the seat knows -------------------------------------------------
 
+    @property
+    def phase(self) -> str:
+        """
+        Where the deal stands, in the rules' words (bidding, discard, play,
+        end), from what this seat knows of it: its contract, the discard,
+        the cards played and whether the deal is over.  The machine owns
+        the sequence; this only names the part of it the seat is in.
+        """
+        if self.dealOver or self.contract == 0 or self.played >= PLAYED_CARDS:
+            return "end"
+        if self.contract is None:
+            return "play" if self.played else "bidding"
+        if (self.contract in (wire.PETITE, wire.GARDE) and self.discard is None
+                and not self.played and self.leader is None):
+            return "discard"
+        return "play"
+
     def view(self) -> TarotView:
         """What this seat knows, in the rules' own form (what the hooks and the bot read)."""
         order = [(self.leader + i) % 4 for i in range(4)] if self.leader is not None else []
@@ -331,16 +353,14 @@ class MaitreTarotClientProtocol(WireProtocol):
             self._newDeal()
         if point == wire.BP_SEND_TURN_CARD:
             self.played = value
-            self.phase = "play"
         elif point == wire.BP_NEW_GAME and value in (1, 2):
-            self.phase = "end"
+            self.dealOver = True
 
     def gotHand(self, message: wire.DillCards) -> None:
         self.hand = {c for c in message.cards if 0 <= c < 78}
         self.dealt(tuple(sorted(self.hand)))
 
     def gotBids(self, message: wire.SendBids) -> None:
-        self.phase = "bidding"
         spoken = [s for s, b in enumerate(message.bids) if b != wire.NO_BID]
         if len(spoken) == 1:
             self.dealer = (spoken[0] - 1) % 4
@@ -356,16 +376,11 @@ class MaitreTarotClientProtocol(WireProtocol):
         best = max(message.bids)
         self.contract = max(best, 0)
         self.taker = message.bids.index(best) if best > 0 else None
-        self.phase = "discard" if self.contract in (wire.PETITE, wire.GARDE) else "play"
         self.contractMade(self.bids, self.taker, self.contract)
 
     def gotChien(self, message: wire.ShowChien) -> None:
         self.chien = message.cards
         self.chienShown(self.chien)
-        if not self.contract:
-            self.phase = "end"
-        elif self.taker != self.seat:
-            self.phase = "play"
 
     def takeChien(self) -> None:
         self.hand |= set(self.chien or ())
@@ -373,10 +388,8 @@ class MaitreTarotClientProtocol(WireProtocol):
     def discarded(self, cards: tuple[int, ...]) -> None:
         self.discard = cards
         self.hand -= set(cards)
-        self.phase = "play"
 
     def gotTurnCards(self, message: wire.SendTurnCards, played: int) -> None:
-        self.phase = "play"
         self.played = played
         self.trick, self.previousTrick = message.current, message.previous
         onTable = [s for s, c in enumerate(self.trick) if c != wire.NO_CARD]
@@ -394,13 +407,13 @@ class MaitreTarotClientProtocol(WireProtocol):
         self.hand.discard(card)
 
     def gotLastTrick(self, message: wire.SendLastTurnCards) -> None:
-        self.played = 72
+        self.played = PLAYED_CARDS
         self.previousTrick = message.cards
         self.trick = (wire.NO_CARD,) * 4
         self.trickChanged(self.trick, self.previousTrick)
 
     def gotScore(self, message: wire.SendScore) -> None:
-        self.phase = "end"
+        self.dealOver = True
         self.totals = message.totals
         self.lastScore = {"contract": message.contract, "won": bool(message.won),
                           "points": message.points, "oudlers": message.oudlers,

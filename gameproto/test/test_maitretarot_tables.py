@@ -238,6 +238,104 @@ class BotTests(SynchronousTestCase):
         self.assertEqual(net.server.playing, set())
 
 
+class PhaseWatcher(Client):
+    """
+    Bids as ``plan`` says for each deal (p0; the others pass), and notes the
+    phase its view names at every hook: the decisions and the news.
+    """
+
+    def __init__(self, nick: str, plan: dict[int, int]) -> None:
+        super().__init__(nick, deals=len(plan))
+        self.plan = plan
+        self.seen: list[tuple[str, str, object]] = []
+
+    def note(self, hook: str, detail: object = None) -> None:
+        self.seen.append((hook, self.phase, detail))
+
+    def chooseBid(self, view: TarotView) -> int:
+        self.note("bid", view.phase)
+        bid = self.plan[self.deals] if self.nick == "p0" else 0
+        return bid if bid in tarot.legalBids(view.bids) else 0
+
+    def chooseDiscard(self, view: TarotView) -> Any:
+        self.note("discard", view.phase)
+        return super().chooseDiscard(view)
+
+    def chooseCard(self, view: TarotView) -> Any:
+        self.note("card", view.phase)
+        return super().chooseCard(view)
+
+    def playAgain(self, view: TarotView) -> bool:
+        self.note("again", view.phase)
+        return super().playAgain(view)
+
+    def contractMade(self, bids: tuple[int, ...], taker: int | None,
+                     contract: int | None) -> None:
+        self.note("contract", contract)
+
+    def chienShown(self, cards: tuple[int, ...]) -> None:
+        self.note("chien", self.taker == self.seat)
+
+    def trickChanged(self, current: tuple[int, ...], previous: tuple[int, ...]) -> None:
+        self.note("trick", self.played)
+
+    def scored(self, score: dict[str, object]) -> None:
+        self.note("score")
+        super().scored(score)
+
+
+class ClientPhaseTests(SynchronousTestCase):
+    """The phase a client's view names is derived from what the seat knows, never set."""
+
+    def test_phaseAtEveryHook(self) -> None:
+        """
+        Deals nobody takes, a garde and a garde sans: each decision in its
+        phase, a deal nobody plays over at its final bids, the discard's
+        phase until the play, the end from the last trick on.
+        """
+        net = Net(seed=3)
+        plan = {1: 0, 2: wire.GARDE, 3: wire.GARDE_SANS}
+        clients = [PhaseWatcher(f"p{i}", plan) for i in range(4)]
+        table(net, *clients)
+        net.run()
+        self.assertTrue(all(len(client.scores) == 3 for client in clients))
+        decisions = {"bid": "bidding", "discard": "discard", "card": "play", "again": "end"}
+        for client in clients:
+            for hook, phase, detail in client.seen:
+                if hook in decisions:
+                    self.assertEqual((hook, phase, detail), (hook, decisions[hook], phase))
+                elif hook == "contract":
+                    expected = ("end" if detail == 0 else
+                                "discard" if detail == wire.GARDE else "play")
+                    self.assertEqual((hook, phase), (hook, expected), detail)
+                elif hook == "chien":
+                    self.assertIn(phase, ("discard", "end"))
+                elif hook == "trick" and detail == 0:
+                    # The first trick, empty: a garde's discard is made, unseen by the others.
+                    self.assertIn(phase, ("discard", "play"))
+                elif hook == "trick":
+                    self.assertEqual(phase, "end" if detail == 72 else "play", detail)
+                else:
+                    self.assertEqual((hook, phase), ("score", "end"))
+        taker = clients[0]
+        self.assertIn(("discard", "discard", "discard"), taker.seen)
+        self.assertEqual([detail for hook, _, detail in taker.seen if hook == "contract"],
+                         [0, wire.GARDE, wire.GARDE_SANS])
+        self.assertIn(("trick", "end", 72), taker.seen)
+
+    def test_notSet(self) -> None:
+        """The phase is read from the seat's knowledge: there is nothing to set."""
+        client = Client("p0")
+        self.assertEqual(client.phase, "bidding")
+        self.assertRaises(AttributeError, setattr, client, "phase", "play")
+        client.contract = wire.PETITE
+        self.assertEqual(client.phase, "discard")
+        client.leader = 2
+        self.assertEqual(client.phase, "play")
+        client.dealOver = True
+        self.assertEqual(client.phase, "end")
+
+
 class ReconnectTests(SynchronousTestCase):
     """
     A player who comes back from the same address with its nick is told its

@@ -366,9 +366,10 @@ class TerminalTests(ExampleTestCase):
         """SEND_ACK_FOR_CHIEN 0: the FFT rules the server applies, and that time starts again."""
         lines: list[str] = []
         client = terminal.TerminalClient("alice", lines.append)
-        client.phase = "discard"
+        client.seat = client.taker = 0
+        client.contract = wire.GARDE
         client.refused()
-        client.phase = "play"
+        client.discard = (0, 1, 2, 3, 4, 5)
         client.refused()
         self.assertEqual(lines, [
             "The server refused that discard: six cards of your hand, no king, no oudler, "
