@@ -1152,3 +1152,79 @@ class CarcassonneTests(BrowserTestCase):
             waitPhase(page, "follower")
 
         yield self.inBrowser(script)
+
+
+class CheatingTCPClient(CarcassonneTCPClient):
+    """On its second turn, a tile where it does not fit; honest otherwise."""
+
+    cheated: Any = None
+
+    def chooseMove(self) -> Any:
+        if self.cheated is None and self.movesPlayed == 1:
+            tile = min(t for t, n in self.pile.items() if n > 0)
+            x, y = min(square for square in self.rules.frontier
+                       if not self.rules.fits(tile, *square, "N"))
+            self.cheated = (tile, x, y, "N", None)
+            return self.cheated
+        return super().chooseMove()
+
+
+class CarcassonneRefereelessTests(BrowserTestCase):
+    """The page at a Carcassonne table whose referee is off."""
+
+    @defer.inlineCallbacks
+    def setUp(self) -> Any:  # type: ignore[override]  # trial waits for a Deferred setUp
+        if MISSING is not None:
+            self.fail(MISSING)
+        self.server = Server(self, [], "--carcassonne-referee", "off",
+                             "--carcassonne-bots-after", "600", ports=("web", "carcassonne"))
+        yield self.server.start()
+        self.addCleanup(self.server.stop)
+        self.url = self.server.url
+
+    @defer.inlineCallbacks
+    def test_boardThenTheBreak(self) -> Any:
+        """
+        The page plays on the rules' board, by clicks, beside a TCP client;
+        when that client's move breaks the rules, the page is told why and
+        its seat leaves the game, which ends with the client alone.
+        """
+        clients: list[CheatingTCPClient] = []
+
+        def connect() -> Any:
+            client = CheatingTCPClient()
+            clients.append(client)
+            endpoint = TCP4ClientEndpoint(reactor, "127.0.0.1", self.server.ports["carcassonne"])
+            return connectProtocol(endpoint, client)
+
+        def script(browser: Browser) -> Any:
+            page = browser.open(self.url)
+            setName(page, "alice")
+            page.click("form.engine[data-engine=carcassonne] button.queue")
+            waitState(page, "queued")
+            self.fromThread(connect)
+            page.wait_for_selector("#board svg")
+            game = int(page.get_attribute("#board", "data-game"))
+            self.assertIn("tiles left", page.text_content("#board svg") or "")  # not the text UI
+            for turn in range(2):
+                waitPhase(page, "place")
+                playCarcassonneTurn(page, turn)
+            waitState(page, "aborted")
+            return game, page.text_content("#status") or ""
+
+        game, status = yield self.inBrowser(script)
+        [client] = clients
+        yield client.done.addTimeout(10, reactor)
+        assert client.cheated is not None
+        tile, x, y, orientation, _ = client.cheated
+        why = f"{tile} does not fit at ({x}, {y}) in orientation {orientation}"
+        # The page names the seats: "player 2" is the TCP client, named player2.
+        self.assertRegex(status, rf"^Game aborted: move 4 \(player ?2\) breaks the rules: "
+                                 rf"{re.escape(why)}; .* this seat leaves the game\.$")
+        self.assertEqual((client.finishedBy, client.opponents), (0, set()))
+        record = yield deferToThread(self.api, f"/api/games/{game}/record")
+        self.assertEqual((record["engine"], record["params"]["referee"], record["status"]),
+                         ("carcassonne", "off", "finished"))
+        self.assertEqual(record["actions"][-2]["action"]["refused"], why)
+        self.assertEqual((record["actions"][-1]["seat"], record["actions"][-1]["kind"]),
+                         (0, "resign"))
