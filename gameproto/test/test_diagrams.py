@@ -17,7 +17,7 @@ from gameproto import diagrams
 from gameproto._compat import indexTransitions
 from gameproto.test import sourceTree
 
-PAGES = ("connect4.md", "maitretarot.md", "carcassonne.md", "enginejson.md")
+PAGES = ("connect4.md", "maitretarot.md", "carcassonne.md", "enginejson.md", "freedoko.md")
 """The pages that must draw at least one machine."""
 
 

@@ -6,12 +6,13 @@ message's gint count.
 
 A page's examples are in ```` ```wire ```` blocks: ``C→S`` (a client's
 message) or ``S→C`` (the server's) lines, comment lines starting with
-``#``, and ``...`` lines for what a session leaves out.  What a line holds
-after its direction depends on the protocol: the message's name and its
+``#``, and ``...`` lines for what a session leaves out (FreeDoko's lines go ``P→C``, parent
+to child, or ``C→P``).  What a line holds after its direction depends on
+the protocol: the message's name and its
 bytes in hex, then ``=`` and its values (Protuissance 4, MaîtreTarot, whose
 long messages go on over indented lines); the line itself, or its bytes in
 hex then ``=`` and the line (Carcassonne); one JSON message (the engine
-JSON protocol).
+JSON protocol); the line as it crossed (FreeDoko).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, cast
 
 from twisted.trial.unittest import SynchronousTestCase
 
@@ -27,6 +28,7 @@ from gameproto.buffer import NeedMore
 from gameproto.carcassonne import wire as carcassonne
 from gameproto.connect4 import wire as connect4
 from gameproto.engine import contract
+from gameproto.freedoko import wire as freedoko
 from gameproto.games import tarot as tarotRules
 from gameproto.enginejson import wire as enginejson
 from gameproto.maitretarot import wire as tarot
@@ -49,10 +51,12 @@ def wireBlocks(text: str) -> list[str]:
     return re.findall(r"^```wire\n(.*?)^```", text, re.M | re.S)
 
 
-def wireLines(block: str) -> Iterator[tuple[str, str]]:
+def wireLines(block: str, directions: tuple[str, str] = (CLIENT, SERVER)
+              ) -> Iterator[tuple[str, str]]:
     """
-    Each message of a block: its direction and its text, continuation lines
-    (indented) joined to it; comments and ``...`` lines left out.
+    Each message of a block: its direction (one of ``directions``) and its
+    text, continuation lines (indented) joined to it; comments and ``...``
+    lines left out.
     """
     current: list[str] | None = None
     direction = ""
@@ -66,7 +70,7 @@ def wireLines(block: str) -> Iterator[tuple[str, str]]:
         if current is not None:
             yield direction, " ".join(current)
         direction, _, rest = line.partition(" ")
-        assert direction in (CLIENT, SERVER), f"not a message line: {line!r}"
+        assert direction in directions, f"not a message line: {line!r}"
         current = [rest]
     if current is not None:
         yield direction, " ".join(current)
@@ -446,6 +450,163 @@ class EngineJsonPageTests(SynchronousTestCase):
                 chosen.append(index)
         self.assertEqual(len(chosen), pick.count)
         return pick.separator.join(pick.values[i] for i in sorted(chosen))
+
+
+# -- FreeDoko -------------------------------------------------------------------------
+
+
+PARENT, CHILD = "P→C", "C→P"
+_PARENT_ONLY = (freedoko.ServerHello, freedoko.ConnectionRejected, freedoko.Rules,
+                freedoko.Rule, freedoko.PlayersSwitched, freedoko.PartySeed,
+                freedoko.PartyStartplayer, freedoko.PartyStart, freedoko.PartyStartRound,
+                freedoko.PartyFinish, freedoko.GameOpen, freedoko.GameStartplayer,
+                freedoko.GameSeed, freedoko.GameHand, freedoko.GameStart, freedoko.GameFinish)
+"""What only a parent sends."""
+_TIME = "1795419279.326"
+"""The time the page's examples write ``T``."""
+
+
+def camel(words: str) -> str:
+    """``party start round`` as the codec's class name, ``PartyStartRound``."""
+    return "".join(word.capitalize() for word in words.split())
+
+
+class FreeDokoPageTests(SynchronousTestCase):
+    """docs/protocols/freedoko.md: its examples and its whole session, read with the codec."""
+
+    def session(self) -> list[tuple[str, freedoko.Received, bytes]]:
+        """Every message of the session: its direction, as read, and its (last) line."""
+        [block] = wireBlocks(page(self, "freedoko.md"))
+        readers = {PARENT: freedoko.Reader(), CHILD: freedoko.Reader()}
+        messages = []
+        for direction, text in wireLines(block, (PARENT, CHILD)):
+            line = text.encode("utf-8") + b"\n"
+            for received in readers[direction].feed(line):
+                messages.append((direction, received, line))
+        for reader in readers.values():
+            self.assertFalse(reader.inBlock or reader.buffered)
+        return messages
+
+    def test_session(self) -> None:
+        """
+        Every line reads as a message, with nothing unknown, each written
+        back byte for byte (the rules block aside: lines are left out of
+        it); what only a parent sends comes only from the parent.
+        """
+        messages = self.session()
+        self.assertGreater(len(messages), 150)
+        kinds = set()
+        for direction, received, line in messages:
+            message = received.message
+            self.assertFalse(isinstance(message, freedoko.Unknown), line)
+            assert not isinstance(message, freedoko.Unknown)
+            if not isinstance(message, freedoko.Rules):
+                self.assertEqual(freedoko.format(message, received.time), line)
+            if isinstance(message, _PARENT_ONLY):
+                self.assertEqual(direction, PARENT, line)
+            kinds.add(type(message))
+        self.assertGreaterEqual(kinds, {
+            freedoko.ServerHello, freedoko.Name, freedoko.Rules, freedoko.PlayerType,
+            freedoko.PlayerName, freedoko.PartySeed, freedoko.PartyStartplayer,
+            freedoko.PartyStart, freedoko.PartyStartRound, freedoko.GameOpen,
+            freedoko.GameStartplayer, freedoko.GameSeed, freedoko.GameHand,
+            freedoko.Reservation, freedoko.GameStart, freedoko.TrickOpen, freedoko.CardPlayed,
+            freedoko.Announcement, freedoko.Marriage, freedoko.TrickFull, freedoko.TrickTaken,
+            freedoko.GameFinish, freedoko.PartyFinish})
+        # The child's seat: the parent's only `local` player.
+        local = [m.player for d, r, _ in messages for m in [r.message]
+                 if d == PARENT and isinstance(m, freedoko.PlayerType) and m.local]
+        self.assertEqual(local, [0])
+
+    def test_firstGame(self) -> None:
+        """
+        The first game, shown whole, played again by the rules engine from
+        the party's seed and rules: the child's hand is the one it deals,
+        and it takes every reservation, card and announcement the parent
+        sent and makes the same marriage and tricks.
+        """
+        from gameproto.engine.contract import Instructions
+        from gameproto.freedoko.server import engineAction
+        from gameproto.games.doppelkopf import DOPPELKOPF
+
+        sent = [r.message for d, r, _ in self.session() if d == PARENT]
+        [rules] = [m for m in sent if isinstance(m, freedoko.Rules)]
+        [seed] = [m.seed for m in sent if isinstance(m, freedoko.PartySeed)]
+        [first] = [m.player for m in sent if isinstance(m, freedoko.PartyStartplayer)]
+        text = "".join(f"{name} = {value}\n" for name, value in rules.settings().items())
+        party = DOPPELKOPF.start({"players": 4, "startplayer": first, "rules": text},
+                                 {"seed": seed})
+        assert not isinstance(party, contract.Errors)
+        events = list(party.instructions().events)
+        opened = sent.index(freedoko.GameOpen())
+        game = sent[opened:sent.index(freedoko.GameFinish(), opened) + 1]
+        [hand] = [m for m in game if isinstance(m, freedoko.GameHand)]
+        self.assertTrue(hand.repeated)
+        [dealt] = [e.data for e in events if e.kind == "hand" and e.seat == hand.player]
+        self.assertEqual(sorted(str(c) for c in hand.cards), sorted(cast(list[str], dealt)))
+        told: list[tuple[Any, ...]] = []
+        for message in game:
+            if isinstance(message, (freedoko.Reservation, freedoko.CardPlayed,
+                                    freedoko.Announcement)):
+                outcome = party.act(message.player, engineAction(message))
+                self.assertIsInstance(outcome, Instructions, message)
+                assert isinstance(outcome, Instructions)
+                events += outcome.events
+            elif isinstance(message, freedoko.Marriage):
+                told.append(("marriage", message.player, message.bride))
+            elif isinstance(message, freedoko.TrickFull):
+                told.append(("trick", message.start, [str(c) for c in message.cards],
+                             message.winner))
+        made: list[tuple[Any, ...]] = []
+        for event in events:
+            data = cast(dict[str, Any], event.data)
+            if event.kind == "marriage":
+                made.append(("marriage", data["seat"], data["partner"]))
+            elif event.kind == "trick":
+                made.append(("trick", data["leader"], data["cards"], data["winner"]))
+        self.assertEqual(len([t for t in told if t[0] == "trick"]), 12)
+        self.assertEqual(told, made)
+        self.assertIn("game over", [e.kind for e in events])
+
+    def messageExamples(self) -> Iterator[tuple[str, str]]:
+        """Each example line of the message tables, ``T`` made a time: (message name, line)."""
+        text = page(self, "freedoko.md")
+        section = text.split("\n## Messages\n", 1)[1].split("\n## ", 1)[0]
+        before, actions = section.split("\n### Gameplay actions\n", 1)
+        section = before + actions[actions.index("\n### "):]  # actions: test_actionExamples
+        for name, line in re.findall(r"^\| ([a-z ]+) \| ([^|]*`[^|]*) \|", section, re.M):
+            for example in re.findall(r"`([^`]+)`", line):
+                if "<" not in example and "…" not in example and example not in ("T: {", "T: }"):
+                    yield name, re.sub(r"^(\*?)T:", rf"\g<1>{_TIME}:", example)
+
+    def test_messageExamples(self) -> None:
+        """Each example of the message tables reads as the message its row names."""
+        seen = set()
+        for name, line in self.messageExamples():
+            if name in ("rules", "sync"):  # blocks: see the session
+                continue
+            received = freedoko.parseLine(line.encode("utf-8"))
+            assert isinstance(received, freedoko.Received), line
+            self.assertEqual(type(received.message).__name__, camel(name), line)
+            seen.add(name)
+        self.assertGreaterEqual(len(seen), 20)
+
+    def test_actionExamples(self) -> None:
+        """Each example of the gameplay actions' table reads as the action its row names."""
+        text = page(self, "freedoko.md")
+        section = text.split("### Gameplay actions\n", 1)[1].split("\n### ", 1)[0]
+        name = ""
+        seen = set()
+        for row, example in re.findall(r"^\| ([a-z ]*) \| `([^`]+)`", section, re.M):
+            name = row or name
+            action = freedoko.parseAction(example)
+            self.assertFalse(isinstance(action, freedoko.Unknown), example)
+            self.assertEqual(type(action).__name__, camel(name), example)
+            seen.add(name)
+        keywords = re.search(r"\*\*Action keywords\*\*: (.*?)\.\n", text, re.S)
+        assert keywords is not None
+        listed = re.sub(r"\s+", " ", keywords.group(1))
+        self.assertEqual(seen, set(re.findall(r"`([a-z ]+)`", listed)))
 
 
 # -- README --------------------------------------------------------------------------
