@@ -225,6 +225,10 @@ class Connect4Matchmaker:
         if contestant is not None:
             self.server.forget(contestant)
 
+    def waiting(self) -> list[str]:
+        """The nicks in the queue, longest-waiting first: TCP, WebSocket and guests alike."""
+        return [c.nick for c in self.server.queue.waiting if c.nick is not None]
+
     def ended(self, contestant: GuestContestant) -> None:
         """``contestant``'s game is over: its nick is free again."""
         if self.contestants.get(contestant.guest) is contestant:

@@ -97,6 +97,12 @@ class Matchmaker(Protocol):
     def dequeue(self, guest: Guest) -> None:
         """``guest`` no longer waits (it left, or its connection is gone)."""
 
+    def waiting(self) -> list[str]:
+        """
+        The names of those who wait now for a game it forms, of any
+        protocol (its own players and guests; no bot), in order of arrival.
+        """
+
 
 class TableHost(Protocol):
     """Who formed a table, and so decides what a vacated seat becomes."""

@@ -279,6 +279,18 @@ class RoomMatchmaker(Generic[RoomT, GuestSeatT]):
     def placed(self, room: RoomT, seat: GuestSeatT, place: int) -> None:
         """``seat`` took ``place`` in ``room`` (before it is marked ready)."""
 
+    def openRoom(self) -> RoomT | None:
+        """The room newcomers sit in, if one is open now (None: the next opens one)."""
+        raise NotImplementedError
+
+    def waiting(self) -> list[str]:
+        """The names at the open room's places, bots left out, in order of place."""
+        room = self.openRoom()
+        if room is None or not room.open:
+            return []
+        return [holder.name for holder in room.places
+                if holder is not None and not room.isBot(holder)]
+
     def enqueue(self, guest: Guest) -> str | None:
         seat = self.seatFor(guest)
         room = self.waitingRoom()

@@ -828,6 +828,9 @@ class FreeDokoMatchmaker(RoomMatchmaker[FreeDokoRoom, GuestSeat]):
             raise LookupError("no FreeDoko table is free")
         return room
 
+    def openRoom(self) -> FreeDokoRoom | None:
+        return self.server.waiting
+
     def enqueue(self, guest: Guest) -> str | None:
         if self.server.waitingRoom() is None:
             return f"{self.server.settings.maxTables} FreeDoko parties play already"

@@ -417,6 +417,9 @@ class TarotMatchmaker(RoomMatchmaker["TarotSession", "TarotGuestSeat"]):
     def waitingRoom(self) -> TarotSession:
         return self.server.waitingRoom()
 
+    def openRoom(self) -> TarotSession | None:
+        return self.server.waiting
+
 
 class TarotServer(GameServer[TarotSettings]):
     """

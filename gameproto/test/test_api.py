@@ -31,6 +31,7 @@ from gameproto.web import api
 
 from gameproto.test import sourceTree
 from gameproto.test.service_helpers import Server
+from gameproto.test.test_hub import Guest
 from gameproto.test.test_metrics import apiCall, playedGame
 
 ROOT = sourceTree()
@@ -99,13 +100,46 @@ class APITests(TestCase):
                           "matchmaking": "/api/matchmaking"})
 
     async def test_matchmaking(self) -> None:
-        """The protocols' matchmakers, open to players of any protocol (the page's queues)."""
+        """
+        The protocols' matchmakers, open to players of any protocol (the
+        page's queues), with who waits there now: a Protuissance 4 client
+        in the queue, a guest at each waiting room (MaîtreTarot, Carcassonne,
+        FreeDoko).
+        """
+        nobody = {"waiting": 0, "players": []}
         self.assertEqual(await self.get("/api/matchmaking"), {"matchmaking": [
-            {"engine": "carcassonne", "title": "Carcassonne"},
-            {"engine": "connect4", "title": "Protuissance 4"},
-            {"engine": "doppelkopf", "title": "FreeDoko"},
-            {"engine": "tarot", "title": "MaîtreTarot"},
+            {"engine": "carcassonne", "title": "Carcassonne", **nobody},
+            {"engine": "connect4", "title": "Protuissance 4", **nobody},
+            {"engine": "doppelkopf", "title": "FreeDoko", **nobody},
+            {"engine": "tarot", "title": "MaîtreTarot", **nobody},
         ]})
+        player = TCPPlayer("ann")
+        endpoint = TCP4ClientEndpoint(reactor, "127.0.0.1", self.server.ports["connect4"])
+        await connectProtocol(endpoint, player)
+        hub = self.server.service.hub
+        guests = {"carcassonne": Guest("cy"), "doppelkopf": Guest("dee"), "tarot": Guest("bob")}
+        for engine, guest in guests.items():
+            self.assertIsNone(hub.matchmakers[engine].enqueue(guest))
+        for _ in range(100):
+            waiting = {m["engine"]: (m["waiting"], m["players"])
+                       for m in (await self.get("/api/matchmaking"))["matchmaking"]}
+            if waiting["connect4"][0]:
+                break
+            await deferLater(reactor, 0.02, lambda: None)
+        self.assertEqual(waiting, {"carcassonne": (1, ["cy"]), "connect4": (1, ["ann"]),
+                                   "doppelkopf": (1, ["dee"]), "tarot": (1, ["bob"])})
+        for engine, guest in guests.items():
+            hub.matchmakers[engine].dequeue(guest)
+        assert player.transport is not None
+        player.transport.loseConnection()
+        await player.done
+        for _ in range(100):
+            waiting = {m["engine"]: m["waiting"]
+                       for m in (await self.get("/api/matchmaking"))["matchmaking"]}
+            if not any(waiting.values()):
+                break
+            await deferLater(reactor, 0.02, lambda: None)
+        self.assertEqual(set(waiting.values()), {0})
 
     async def test_engines(self) -> None:
         """Every engine, with its parameter description as the document writes it."""

@@ -72,3 +72,53 @@ class ProblemTests(BrowserTestCase):
                 self.assertRegex(text, SENTENCE)
 
         yield self.inBrowser(script)
+
+
+class WhoWaitsTests(BrowserTestCase):
+
+    @defer.inlineCallbacks
+    def test_queuesAndOpenSeats(self) -> Any:
+        """
+        Beside each **Play against anyone**, who waits there now (from
+        ``GET /api/matchmaking``, refreshed with the list): nobody, then a
+        person queued from another tab, by name.  In the list, a game with
+        open seats says how many players it waits for, one fewer once a
+        person joins it.
+        """
+
+        def script(browser: Browser) -> Any:
+            alice = browser.open(self.url)
+            setName(alice, "alice")
+            queue = "form.engine[data-engine=connect4] small.queue-waiting"
+            alice.wait_for_selector(f"{queue}[data-waiting]")
+            self.assertEqual(alice.text_content(queue),
+                             "Nobody is waiting for a Protuissance 4 game.")
+            self.assertEqual(
+                alice.text_content("form.engine[data-engine=tarot] small.queue-waiting"),
+                "Nobody is waiting for a MaîtreTarot game.")
+
+            bob = browser.open(self.url)
+            setName(bob, "bob")
+            bob.click("form.engine[data-engine=connect4] button.queue")
+            waitState(bob, "queued")
+            alice.wait_for_selector(f"{queue}[data-waiting='1']")
+            self.assertEqual(alice.text_content(queue),
+                             "1 waiting for a Protuissance 4 game: bob.")
+            bob.click("#leave")
+            bob.wait_for_selector("#game", state="hidden")
+            alice.wait_for_selector(f"{queue}[data-waiting='0']")
+
+            # A Tarot game created with two open seats: the list says so.
+            made = self.api("/api/games", {"engine": "tarot", "bots": [2, 3]})
+            row = f"tr[data-game-id='{made['id']}']"
+            alice.wait_for_selector(f"{row} .waiting-text")
+            self.assertEqual(alice.text_content(f"{row} .waiting-text"), " waiting for 2 players")
+            self.assertEqual(alice.locator(f"{row} .seat.open").all_text_contents(),
+                             ["P1 (open)", "P4 (open)"])
+            alice.click(f"{row} button.join[data-player='1']")
+            waitState(alice, "your-turn", "waiting")
+            alice.wait_for_function(
+                "row => document.querySelector(row + ' .waiting-text')?.textContent"
+                " === ' waiting for 1 player'", arg=row)
+
+        yield self.inBrowser(script)

@@ -3,7 +3,8 @@ The HTTP API on the web port: engines, games of every protocol, their
 records, and replays to any turn, as JSON.
 
     GET  /api/engines                      engines and their init parameters
-    GET  /api/matchmaking                  the protocols' matchmakers: {engine, title} each
+    GET  /api/matchmaking                  the protocols' matchmakers: {engine, title,
+                                           waiting, players} each (who waits there now)
     GET  /api/engines/NAME/sprites.zip     an external engine's sprites
     GET  /api/engines/NAME/sprites/FILE    one file of that zip (what displays' images name)
     GET  /api/games?offset=&limit=&status= games, newest first, paged
@@ -235,7 +236,10 @@ class Matchmaking(JSONResource):
     """
     ``/api/matchmaking``: the matchmakers of the protocols that form games
     (a queue, a table filled by arrival), which a player of any protocol
-    joins with the engine JSON protocol's ``queue``: each one's engine and title.
+    joins with the engine JSON protocol's ``queue``: each one's engine and
+    title, and who waits there now (``waiting``, their number, and
+    ``players``, their names in order of arrival: that protocol's own
+    players and guests alike, no bot).
     """
 
     def __init__(self, hub: Hub) -> None:
@@ -244,8 +248,12 @@ class Matchmaking(JSONResource):
         self.handlers = {b"GET": self.list}
 
     def list(self, request: Request) -> Any:
-        return {"matchmaking": [{"engine": m.engine, "title": m.title}
-                                for _, m in sorted(self.hub.matchmakers.items())]}
+        answer = []
+        for _, matchmaker in sorted(self.hub.matchmakers.items()):
+            players = matchmaker.waiting()
+            answer.append({"engine": matchmaker.engine, "title": matchmaker.title,
+                           "waiting": len(players), "players": players})
+        return {"matchmaking": answer}
 
 
 def _hasBot(factory: EngineFactory | None) -> bool:

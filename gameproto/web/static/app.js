@@ -28,6 +28,7 @@ const $ = (selector) => document.querySelector(selector);
 const state = {
   engines: [],
   matchmaking: new Map(),  // engine name -> the title of its protocol's matchmaking (/api/matchmaking)
+  waiting: new Map(),      // engine name -> the names waiting at its matchmaking now
   ws: null,
   connected: false,
   retry: 1000,
@@ -1473,7 +1474,8 @@ function renderEngines() {
       buttons.append(element("button", {type: "button", "class": "queue",
                                         title: `Wait for ${matchmaking} players (the server's own settings)`,
                                         onclick: () => queue(engine, form),
-                                        text: "Play against anyone"}));
+                                        text: "Play against anyone"}),
+                     element("small", {"class": "queue-waiting", "data-engine": engine.name}));
     }
     fieldset.append(buttons, element("p", {"class": "form-error", role: "alert"}));
     form.append(fieldset);
@@ -1671,9 +1673,40 @@ async function loadEngines() {
       }
     }
     renderEngines();
+    showWaiting(matchmaking);
   } catch (e) {
     $("#engines").replaceChildren(element("p", {"class": "form-error",
                                                 text: sentence(`The engines cannot be listed: ${e.message}`)}));
+  }
+}
+
+/** Who waits at each matchmaking now: refreshed with the list of games. */
+async function loadWaiting() {
+  if (!state.matchmaking.size) return;
+  let matchmaking;
+  try {
+    matchmaking = await fetchJSON("/api/matchmaking");
+  } catch (e) {
+    return;  // the next refresh tries again
+  }
+  showWaiting(matchmaking);
+}
+
+function showWaiting(matchmaking) {
+  state.waiting = new Map();
+  for (const entry of matchmaking.matchmaking || []) {
+    if (entry && typeof entry.engine === "string" && Array.isArray(entry.players)) {
+      state.waiting.set(entry.engine, entry.players.filter((n) => typeof n === "string"));
+    }
+  }
+  for (const node of document.querySelectorAll("small.queue-waiting")) {
+    const engine = node.dataset.engine;
+    const names = state.waiting.get(engine) || [];
+    const title = state.matchmaking.get(engine) || engine;
+    node.dataset.waiting = names.length;
+    node.textContent = names.length
+      ? `${names.length} waiting for a ${title} game: ${listWords(names)}.`
+      : `Nobody is waiting for a ${title} game.`;
   }
 }
 
@@ -2071,7 +2104,10 @@ function setUp() {
     loadGames();
   });
   setInterval(() => {
-    if (!document.hidden) loadGames();
+    if (!document.hidden) {
+      loadGames();
+      loadWaiting();
+    }
   }, REFRESH_MS);
 }
 
