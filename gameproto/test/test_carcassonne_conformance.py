@@ -1,6 +1,8 @@
 """
 Clients written from the Carcassonne 1.71 document alone play whole games
-through the real service (``twistd gameproto`` with the Carcassonne port).
+through the real service (``twistd gameproto`` with the Carcassonne port):
+its service in this process, and a ``twistd -n gameproto`` process of its
+own (L{TwistdTests}).
 
 L{DocumentClient} knows nothing of gameproto's protocol code: it reads and
 writes the bytes itself, with its own parser of the message syntax the
@@ -13,21 +15,27 @@ legal placement; the board it compares is its own record of the moves.
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
+import socket
+import sys
 from typing import Any, Union
 
 import treq
 from twisted.internet import defer, reactor
 from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
-from twisted.internet.protocol import Protocol
+from twisted.internet.error import ConnectionRefusedError
+from twisted.internet.protocol import ProcessProtocol, Protocol
+from twisted.internet.task import deferLater
 from twisted.python.failure import Failure
 from twisted.trial.unittest import TestCase
 from twisted.web.client import HTTPConnectionPool
 
 from gameproto.engine.contract import Errors
 from gameproto.games.carcassonne import CARCASSONNE, Board, CarcassonneGame
-from gameproto.test.service_helpers import Server
+from gameproto.test.service_helpers import Server, onlyPorts
+from gameproto.test.test_startup import SOURCE, TWISTD
 
 Atom = Union[str, int, bytes]
 """A name (str), an integer (int) or a string (bytes)."""
@@ -355,6 +363,83 @@ class ConformanceTests(TestCase):
     async def test_fiveRelayed(self) -> None:
         await self.serve("off", web=False)
         await self.play(5)
+
+
+class Twistd(ProcessProtocol):
+    """``twistd -n gameproto`` as a child process; ``ended`` fires with its exit status."""
+
+    def __init__(self) -> None:
+        self.output = bytearray()
+        self.ended: defer.Deferred[int | None] = defer.Deferred()
+
+    def outReceived(self, data: bytes) -> None:
+        self.output += data
+
+    errReceived = outReceived
+
+    def processEnded(self, reason: Failure) -> None:
+        self.ended.callback(getattr(reason.value, "exitCode", None))
+
+
+def freePort() -> int:
+    """A port of 127.0.0.1 nothing listens on (now)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+class TwistdTests(TestCase):
+    """Two document clients play a whole game through a real ``twistd -n gameproto`` process."""
+
+    timeout = 120
+
+    async def test_twoClients(self) -> None:
+        port = freePort()
+        directory = self.mktemp()
+        os.makedirs(directory)
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join([SOURCE, *filter(None, [env.get("PYTHONPATH")])])
+        child = Twistd()
+        argv = [sys.executable, "-c", TWISTD, "-n", "--pidfile=", "--logfile=-", "gameproto",
+                "--db", ":memory:", "--carcassonne-timeout", "30",
+                "--carcassonne-bots-after", "600",
+                *onlyPorts(carcassonne=f"tcp:{port}:interface=127.0.0.1")]
+        process = reactor.spawnProcess(  # type: ignore[attr-defined]
+            child, sys.executable, argv, env=env, path=directory)
+
+        async def stop() -> None:
+            if not child.ended.called:
+                process.signalProcess("TERM")
+                await child.ended
+
+        self.addCleanup(stop)
+        endpoint = TCP4ClientEndpoint(reactor, "127.0.0.1", port)
+        for _ in range(600):  # the child listens once its interpreter has started
+            try:
+                probe = await connectProtocol(endpoint, Protocol())
+            except ConnectionRefusedError:
+                self.assertFalse(child.ended.called, bytes(child.output))
+                await deferLater(reactor, 0.05)  # type: ignore[arg-type]
+                continue
+            assert probe.transport is not None
+            probe.transport.loseConnection()
+            break
+        clients = [DocumentClient(2, seed) for seed in range(2)]
+        for client in clients:
+            await connectProtocol(endpoint, client)
+        await defer.gatherResults([c.done for c in clients])
+        for client in clients:
+            self.assertEqual(client.finishedBy, 0)
+            self.assertEqual((client.unknown, client.noops, client.refusals, client.closed),
+                             ([], 0, 0, []))
+            self.assertEqual(len(client.moves), MOVES)
+        self.assertEqual(sorted(c.number() for c in clients), [1, 2])
+        self.assertEqual(len({client.absolute() for client in clients}), 1)
+        await stop()
+        log = child.output.decode("utf-8", "replace")
+        self.assertNotIn("Traceback", log)
+        self.assertRegex(log, r"game \d+ \(carcassonne\) ended: scores \[\d+, \d+\]")
 
 
 class ParserTests(TestCase):
