@@ -55,7 +55,7 @@ class ServerInputs(Protocol):
         "The table refused this player's move."
 
     def opponentMoved(self, column: int) -> None:
-        "The opponent played ``column``."
+        "The opponent played ``column``: this player's turn (unless gameEnded follows)."
 
     def gameEnded(self, winner: int | None) -> None:
         "The game is over: ``winner`` is a player index, None for a draw."
@@ -164,9 +164,11 @@ def _buildServer() -> TypeMachine[ServerInputs, ServerCore]:
     myTurn.upon(ServerInputs.yourTurn).loop().returns(None)
     resend.upon(ServerInputs.yourTurn).loop().returns(None)
 
-    @theirTurn.upon(ServerInputs.opponentMoved).loop()
+    # Turns alternate: the opponent's move is also this player's turn (a move
+    # that ends the game is followed by gameEnded).
+    @theirTurn.upon(ServerInputs.opponentMoved).to(myTurn)
     def relay(machine: ServerInputs, core: ServerCore, column: int) -> None:
-        core.send(wire.PlayMove(column))
+        core.send(wire.PLAY_MOVES[column])
 
     @myTurn.upon(ServerInputs.playMove).to(judging)
     @resend.upon(ServerInputs.playMove).to(judgingResend)

@@ -96,16 +96,20 @@ class Connect4Player:
     def update(self, table: Table, seat: Seat, instructions: Instructions) -> None:
         if table is not self.table:
             return
+        machine = self.machine
+        turnTold = False
         for event in instructions.events:
-            if event.kind == "move":
+            kind = event.kind
+            if kind == "move":
                 if event.seat == seat:
-                    self.machine.moveAccepted()
+                    machine.moveAccepted()
                 else:
-                    self.machine.opponentMoved(event.data)
-            elif event.kind == "end":
-                self.machine.gameEnded(event.data)
-        if not instructions.game_state.gameover and instructions.asks(seat):
-            self.machine.yourTurn()
+                    machine.opponentMoved(event.data)  # this player's turn, too
+                    turnTold = True
+            elif kind == "end":
+                machine.gameEnded(event.data)
+        if not turnTold and not instructions.game_state.gameover and instructions.asks(seat):
+            machine.yourTurn()
 
     def timedOut(self, table: Table, seat: Seat) -> None:
         if table is self.table:
@@ -146,7 +150,7 @@ class Connect4Player:
         self.protocol.gameStarted((first, second), self.seat)
 
     def announceEnd(self, winner: int | None) -> None:
-        self.send(wire.GameEnd(None if winner is None else 1 if winner else 0))
+        self.send(wire.GAME_ENDS[None if winner is None else 1 if winner else 0])
         self.protocol.gameEnded(winner)
 
     def submitMove(self, column: int) -> None:

@@ -185,11 +185,25 @@ def acceptNick(raw: bytes) -> str | None:
     return cut.decode("ascii")
 
 
+# -- shared messages ---------------------------------------------------------
+
+PLAY_MOVES: Final[tuple[PlayMove, ...]] = tuple(PlayMove(column) for column in range(256))
+"""PLAY_MOVE of each column, made once: the reader and the server share them."""
+
+GAME_ENDS: Final[dict[int | None, GameEnd]] = {winner: GameEnd(winner) for winner in (0, 1, None)}
+"""GAME_END of each outcome (a winner's index, None for a draw), made once."""
+
+ERRORS: Final[dict[int, Error]] = {code: Error(code) for code in ERROR_CODES}
+"""Each error, made once."""
+
+JOIN_QUEUE_MESSAGE: Final = JoinQueue()
+
+
 # -- writing -----------------------------------------------------------------
 
 
-def serialize(message: Message) -> bytes:
-    """The bytes of ``message``, CRLF included."""
+def _encode(message: Message) -> bytes:
+    """The bytes of ``message``, CRLF included, built from its fields."""
     match message:
         case Connect(nick):
             body = nick
@@ -206,6 +220,23 @@ def serialize(message: Message) -> bytes:
         case Error(code):
             return b"%d" % (code,) + CRLF
     return b"%d" % (message.type,) + body + CRLF
+
+
+_PLAY_MOVE_BYTES: Final = tuple(_encode(message) for message in PLAY_MOVES)
+_SHARED: Final[tuple[Message, ...]] = (*GAME_ENDS.values(), *ERRORS.values(), JOIN_QUEUE_MESSAGE)
+_ENCODED: Final[dict[Message, bytes]] = {message: _encode(message) for message in _SHARED}
+
+
+def serialize(message: Message) -> bytes:
+    """The bytes of ``message``, CRLF included (those of the shared messages made once)."""
+    if type(message) is PlayMove:
+        return _PLAY_MOVE_BYTES[message.column]
+    if type(message) is not Connect and type(message) is not GameStart and \
+            type(message) is not Init:
+        encoded = _ENCODED.get(message)
+        if encoded is not None:
+            return encoded
+    return _encode(message)
 
 
 # -- reading -----------------------------------------------------------------
@@ -279,7 +310,7 @@ def _readPlayMove(data: bytes) -> Parsed:
         return NEED_MORE
     if not whole:
         return None
-    return PlayMove(data[1]), 4
+    return PLAY_MOVES[data[1]], 4
 
 
 def _readGameEnd(data: bytes) -> Parsed:
@@ -288,7 +319,7 @@ def _readGameEnd(data: bytes) -> Parsed:
     if data[1:2] == b"\r":
         if len(data) < 3:
             return NEED_MORE
-        return (GameEnd(None), 3) if data[2:3] == b"\n" else None
+        return (GAME_ENDS[None], 3) if data[2:3] == b"\n" else None
     if data[1:2] not in (b"0", b"1"):
         return None
     whole = _fixed(data, 4)
@@ -296,7 +327,7 @@ def _readGameEnd(data: bytes) -> Parsed:
         return NEED_MORE
     if not whole:
         return None
-    return GameEnd(0 if data[1:2] == b"0" else 1), 4
+    return GAME_ENDS[0 if data[1:2] == b"0" else 1], 4
 
 
 def _readEmpty(data: bytes, message: Message) -> Parsed:
@@ -316,12 +347,12 @@ def _readError(data: bytes) -> Parsed:
         whole = _fixed(data[1:], 3)
         if whole is None:
             return NEED_MORE
-        return (Error(ERR_TIMEOUT), 4) if whole else None
+        return (ERRORS[ERR_TIMEOUT], 4) if whole else None
     if digit in (b"7", b"8", b"9"):
         whole = _fixed(data, 3)
         if whole is None:
             return NEED_MORE
-        return (Error(int(digit)), 3) if whole else None
+        return (ERRORS[int(digit)], 3) if whole else None
     return None
 
 
@@ -331,7 +362,7 @@ _READERS: Final[dict[bytes, tuple[tuple[MessageClass, Callable[[bytes], Parsed]]
     b"2": ((GameStart, _readGameStart),),
     b"3": ((PlayMove, _readPlayMove),),
     b"4": ((GameEnd, _readGameEnd),),
-    b"5": ((JoinQueue, lambda data: _readEmpty(data, JoinQueue())),),
+    b"5": ((JoinQueue, lambda data: _readEmpty(data, JOIN_QUEUE_MESSAGE)),),
     b"7": ((Error, _readError),),
     b"8": ((Error, _readError),),
     b"9": ((Error, _readError),),
@@ -388,7 +419,12 @@ class Parser:
 
     def next(self, expected: Collection[MessageClass]) -> Message | _NeedMore | Malformed:
         """The next whole message, NEED_MORE, or Malformed (the stream is then unusable)."""
-        result = parse(self._buffer.peek(MAX_MESSAGE), expected)
+        data = self._buffer.peek(MAX_MESSAGE)
+        if data[:1] == b"3" and data[2:4] == CRLF and PlayMove in expected:
+            # The message of every move: what parse() answers, without the search.
+            self._buffer.discard(4)
+            return PLAY_MOVES[data[1]]
+        result = parse(data, expected)
         if isinstance(result, tuple):
             message, used = result
             self._buffer.discard(used)

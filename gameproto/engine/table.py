@@ -450,8 +450,10 @@ class Table:
         try:
             while self._pending:
                 current = self._pending.popleft()
+                # Every seat sees the same instructions unless an event is private.
+                shared = all(event.audience is None for event in current.events)
                 for seat, holder in enumerate(list(self.holders)):
-                    self._deliver(seat, holder, current.forSeat(seat))
+                    self._deliver(seat, holder, current if shared else current.forSeat(seat))
                 if self._watchers:
                     public = current.forSeat(None)
                     for watcher in list(self._watchers):

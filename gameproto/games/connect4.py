@@ -642,6 +642,21 @@ def _request(
                             prompt="click a column"),)
 
 
+@functools.lru_cache(maxsize=1024)
+def _moveEvent(column: int, seat: Seat) -> Event:
+    """The event of ``seat`` playing ``column`` (shared, immutable)."""
+    return Event("move", column, seat)
+
+
+@functools.lru_cache(maxsize=1024)
+def _playedState(mover: Seat, column: int) -> GameState:
+    """The state of a game going on after ``mover`` played ``column`` (shared, immutable)."""
+    return GameState((0, 0), False, text=f"player {mover + 1} played column {column + 1}")
+
+
+_START_STATE = GameState((0, 0), False)
+
+
 class Connect4Game:
     """
     A game of Connect Four under the engine contract.  A move is the column
@@ -656,6 +671,9 @@ class Connect4Game:
         self.params: Mapping[str, JSON] = dict(params)
         self.initvalues: Mapping[str, JSON] = {}
         self.board = Board.empty(int(params["width"]), int(params["height"]))
+        self._cellSize = max(4, min(CELL, 800 // max(self.board.width, self.board.height)))
+        self._legal = self.board.legal_columns()
+        """The columns not full yet (made again when one fills)."""
         self.resigned: int | None = None
         self.lastMove: tuple[int, int] | None = None
         """The (column, row) of the last stone played, row 0 at the bottom."""
@@ -672,21 +690,18 @@ class Connect4Game:
         return self.resigned is not None or self.board.is_over
 
     def _cell(self) -> int:
-        return max(4, min(CELL, 800 // max(self.board.width, self.board.height)))
+        return self._cellSize
 
     def _requested(self) -> tuple[RequestedAction, ...]:
         if self.over:
             return ()
-        return _request(self.board.turn, self.board.legal_columns(), self._cell(),
-                        self.board.height)
+        return _request(self.board.turn, self._legal, self._cellSize, self.board.height)
 
     def _state(self) -> GameState:
         if not self.over:
             if self.lastMove is None:
-                return GameState((0, 0), False)
-            mover = 1 - self.board.turn
-            return GameState((0, 0), False,
-                             text=f"player {mover + 1} played column {self.lastMove[0] + 1}")
+                return _START_STATE
+            return _playedState(1 - self.board.turn, self.lastMove[0])
         winner = self.winner
         return GameState((int(winner == 0), int(winner == 1)), True, text=self._ending())
 
@@ -719,7 +734,9 @@ class Connect4Game:
         row = self.board.heights[action]
         self.board = self.board.play(action)
         self.lastMove = (action, row)
-        return self._step((Event("move", action, seat),))
+        if row + 1 == self.board.height:
+            self._legal = self.board.legal_columns()
+        return self._step((_moveEvent(action, seat),))
 
     def _whyNot(self, column: int) -> str:
         """Why ``column`` (0-based) cannot be played, in words (columns counted from 1)."""

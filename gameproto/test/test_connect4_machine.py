@@ -97,7 +97,7 @@ SERVER_TABLE: dict[tuple[str, str], tuple[str, list[Call]]] = {
     ("queued", "connectionLost"): LOST,
 
     ("theirTurn", "yourTurn"): ("myTurn", []),
-    ("theirTurn", "opponentMoved"): ("theirTurn", [("send", (wire.PlayMove(4),))]),
+    ("theirTurn", "opponentMoved"): ("myTurn", [("send", (wire.PlayMove(4),))]),
     ("theirTurn", "gameEnded"): END,
     ("theirTurn", "connect"): unexpected("CONNECT"),
     ("theirTurn", "joinQueue"): unexpected("JOIN_QUEUE"),

@@ -251,3 +251,40 @@ class PropertyTests(SynchronousTestCase):
             wire.GameStart(nick, nick)  # grammatical wherever it is sent
         else:
             self.assertFalse(wire.isValidNick(raw[:16].decode("latin-1")))
+
+
+class SharedMessageTests(SynchronousTestCase):
+    """
+    The messages made once (PLAY_MOVE of each column, GAME_END, the errors)
+    and the reader's shortcut for PLAY_MOVE give what the plain code gives.
+    """
+
+    @given(st.one_of(serverMessages, clientMessages))
+    def test_sameBytesAsFromFields(self, message: wire.Message) -> None:
+        self.assertEqual(wire.serialize(message), wire._encode(message))
+
+    def test_sharedAreTheMessagesTheyName(self) -> None:
+        self.assertEqual(wire.PLAY_MOVES, tuple(wire.PlayMove(c) for c in range(256)))
+        self.assertEqual(wire.GAME_ENDS, {w: wire.GameEnd(w) for w in (0, 1, None)})
+        self.assertEqual(wire.ERRORS, {c: wire.Error(c) for c in wire.ERROR_CODES})
+
+    @given(st.binary(max_size=12), kindSets)
+    def test_shortcutAnswersAsParse(self, data: bytes, expected: set[wire.MessageClass]) -> None:
+        """Whatever the bytes, Parser.next answers what parse() answers for them."""
+        parser = wire.Parser()
+        parser.feed(data)
+        plain = wire.parse(data, expected)
+        result = parser.next(expected)
+        if isinstance(plain, tuple):
+            self.assertEqual(result, plain[0])
+            self.assertEqual(parser.buffered, len(data) - plain[1])
+        else:
+            self.assertEqual(result, plain)
+
+    @given(bytes8, st.binary(max_size=8))
+    def test_playMoveThenMore(self, column: int, rest: bytes) -> None:
+        """A PLAY_MOVE (its column byte may be CR or LF) read whole, the rest left."""
+        parser = wire.Parser()
+        parser.feed(wire.serialize(wire.PlayMove(column)) + rest)
+        self.assertIs(parser.next(wire.CLIENT_MESSAGES), wire.PLAY_MOVES[column])
+        self.assertEqual(parser.buffered, len(rest))

@@ -306,3 +306,34 @@ class Connect4EngineTests(SynchronousTestCase):
         self.assertIs(bot, connect4Bot)
         self.assertEqual(bot(g.view(0), 0), 0)
         self.assertIs(g.view(1), g.board)
+
+
+class SharedStepTests(SynchronousTestCase):
+    """
+    What each move's instructions share (the move events, the states, the
+    columns still open, the cell size) is what the board says.
+    """
+
+    @settings(max_examples=60)
+    @given(st.integers(6, 9), st.integers(6, 8), st.lists(st.integers(0, 8), max_size=80))
+    def test_sameAsFromTheBoard(self, width: int, height: int, columns: list[int]) -> None:
+        g = game({"width": width, "height": height})
+        cell = max(4, min(40, 800 // max(width, height)))
+        for column in columns:
+            board = g.board
+            outcome = g.act(board.turn, column % width)
+            if isinstance(outcome, Errors):
+                self.assertFalse(board.is_legal(column % width))
+                continue
+            board = g.board
+            self.assertEqual(outcome.events[0], Event("move", column % width, 1 - board.turn))
+            if board.is_over:
+                self.assertEqual(outcome.requested_actions, ())
+                break
+            (requested,) = outcome.requested_actions
+            self.assertEqual(requested.player, board.turn)
+            self.assertEqual(requested.zones, tuple(Zone(c * cell, 0, cell, cell * height)
+                                                    for c in board.legal_columns()))
+            self.assertEqual(outcome.game_state, GameState((0, 0), False))
+            self.assertEqual(outcome.game_state.text,
+                             f"player {2 - board.turn} played column {column % width + 1}")
