@@ -11,7 +11,17 @@ from typing import Any
 
 from twisted.internet import defer
 
-from gameproto.test.test_web_page import Browser, BrowserTestCase, setName, waitState
+from gameproto.test.service_helpers import Server
+from gameproto.test.test_web_page import (
+    MISSING,
+    Browser,
+    BrowserTestCase,
+    boardState,
+    clickDisplay,
+    setName,
+    waitFor,
+    waitState,
+)
 
 SENTENCE = r"^[A-Z].*[^.]\.$"
 """A capital first, one full stop last."""
@@ -120,5 +130,108 @@ class WhoWaitsTests(BrowserTestCase):
             alice.wait_for_function(
                 "row => document.querySelector(row + ' .waiting-text')?.textContent"
                 " === ' waiting for 1 player'", arg=row)
+
+        yield self.inBrowser(script)
+
+
+def queueConnect4(page: Any, name: str) -> None:
+    """``name`` plays against anyone at Connect Four (the Protuissance 4 queue)."""
+    setName(page, name)
+    page.click("form.engine[data-engine=connect4] button.queue")
+
+
+def leaveGame(page: Any) -> None:
+    """Leave the game, saying yes to the page's question."""
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#leave")
+    page.wait_for_selector("#game", state="hidden")
+
+
+class PlayAgainTests(BrowserTestCase):
+
+    @defer.inlineCallbacks
+    def test_queueAgain(self) -> Any:
+        """
+        Two persons queued for Connect Four are matched; one leaves: the
+        other's status says "bob left the game", and **Play again** queues
+        it again (the lobby shows it waiting), until a new game is formed.
+        """
+
+        def script(browser: Browser) -> Any:
+            alice = browser.open(self.url)
+            queueConnect4(alice, "alice")
+            waitState(alice, "queued")
+            bob = browser.open(self.url)
+            queueConnect4(bob, "bob")
+            waitState(alice, "your-turn", "waiting")
+            waitState(bob, "your-turn", "waiting")
+            game = int(alice.get_attribute("#board", "data-game") or 0)
+            self.assertTrue(alice.locator("#again").is_hidden())
+
+            leaveGame(bob)
+            waitState(alice, "gameover")
+            self.assertRegex(alice.text_content("#status") or "",
+                             r"^Game over: .+ — bob left the game\.$")
+            self.assertTrue(alice.locator("#again").is_visible())
+            alice.click("#again")
+            waitState(alice, "queued")
+            self.assertEqual(alice.text_content("#game-title"), "Play against anyone: connect4")
+            queue = "form.engine[data-engine=connect4] small.queue-waiting"
+            bob.wait_for_selector(f"{queue}[data-waiting='1']")
+            self.assertEqual(bob.text_content(queue), "1 waiting for a Protuissance 4 game: alice.")
+
+            bob.click("form.engine[data-engine=connect4] button.queue")
+            alice.wait_for_function(
+                "g => +document.querySelector('#board').dataset.game > g", arg=game)
+            waitState(alice, "your-turn", "waiting")
+            self.assertIn("you are P", alice.text_content("#game-title") or "")
+            self.assertEqual(alice.locator("#errors li.error").count(), 0)
+
+        yield self.inBrowser(script)
+
+
+class RanOutOfTimeTests(BrowserTestCase):
+
+    @defer.inlineCallbacks
+    def setUp(self) -> Any:  # type: ignore[override]  # trial waits for a Deferred setUp
+        if MISSING is not None:
+            self.fail(MISSING)
+        # Protuissance 4's clock, short: 4 s a move.
+        self.server = Server(self, [], "--connect4-timeout", "4",
+                             "--connect4-first-move-bonus", "0")
+        yield self.server.start()
+        self.addCleanup(self.server.stop)
+        self.url = self.server.url
+
+    @defer.inlineCallbacks
+    def test_errorsClearedAndTimeRunsOut(self) -> Any:
+        """
+        In a Protuissance 4 game between two persons, the one to play makes
+        two errors (a click off the columns refused by the page, a move
+        refused by the server) and lets the clock run out: both pages say
+        who ran out of time, and the errors are gone.
+        """
+
+        def script(browser: Browser) -> Any:
+            alice = browser.open(self.url)
+            queueConnect4(alice, "alice")
+            waitState(alice, "queued")
+            bob = browser.open(self.url)
+            queueConnect4(bob, "bob")
+            waitFor(lambda: "your-turn" in (boardState(alice), boardState(bob)))
+            mover, other = (alice, bob) if boardState(alice) == "your-turn" else (bob, alice)
+            name = "alice" if mover is alice else "bob"
+            clickDisplay(mover, 10, 255)  # under the board: no column
+            mover.wait_for_selector("#errors li.error[data-source=page][data-subtype=OUT_OF_ZONE]")
+            mover.evaluate("""() => window.gameproto.state.ws.send(JSON.stringify(
+                {type: 'action', action: {type: 'CLICK', x: 10, y: 255, button: 'LEFT'}}))""")
+            mover.wait_for_selector("#errors li.error[data-source=server]")
+            self.assertEqual(mover.locator("#errors li.error").count(), 2)
+            for page in (mover, other):
+                waitState(page, "gameover")
+                self.assertRegex(page.text_content("#status") or "",
+                                 rf"^Game over: .+ — {name} ran out of time\.$")
+            self.assertEqual(mover.locator("#errors li.error").count(), 0)
+            self.assertEqual(mover.locator("#scores .clock:visible").count(), 0)
 
         yield self.inBrowser(script)
