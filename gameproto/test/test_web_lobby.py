@@ -12,6 +12,7 @@ from typing import Any
 from twisted.internet import defer
 
 from gameproto.test.service_helpers import Server
+from gameproto.test.test_web_play import shot
 from gameproto.test.test_web_page import (
     MISSING,
     Browser,
@@ -107,17 +108,6 @@ class WhoWaitsTests(BrowserTestCase):
                 alice.text_content("form.engine[data-engine=tarot] small.queue-waiting"),
                 "Nobody is waiting for a MaîtreTarot game.")
 
-            bob = browser.open(self.url)
-            setName(bob, "bob")
-            bob.click("form.engine[data-engine=connect4] button.queue")
-            waitState(bob, "queued")
-            alice.wait_for_selector(f"{queue}[data-waiting='1']")
-            self.assertEqual(alice.text_content(queue),
-                             "1 waiting for a Protuissance 4 game: bob.")
-            bob.click("#leave")
-            bob.wait_for_selector("#game", state="hidden")
-            alice.wait_for_selector(f"{queue}[data-waiting='0']")
-
             # A Tarot game created with two open seats: the list says so.
             made = self.api("/api/games", {"engine": "tarot", "bots": [2, 3]})
             row = f"tr[data-game-id='{made['id']}']"
@@ -125,6 +115,21 @@ class WhoWaitsTests(BrowserTestCase):
             self.assertEqual(alice.text_content(f"{row} .waiting-text"), " waiting for 2 players")
             self.assertEqual(alice.locator(f"{row} .seat.open").all_text_contents(),
                              ["P1 (open)", "P4 (open)"])
+
+            bob = browser.open(self.url)
+            setName(bob, "bob")
+            bob.click("form.engine[data-engine=connect4] button.queue")
+            waitState(bob, "queued")
+            alice.wait_for_selector(f"{queue}[data-waiting='1']")
+            self.assertEqual(alice.text_content(queue),
+                             "1 waiting for a Protuissance 4 game: bob.")
+            alice.locator("form.engine[data-engine=connect4]").screenshot(
+                path=shot(self, "web-lobby-queue.png"))
+            alice.locator("#games-section").screenshot(path=shot(self, "web-lobby-games.png"))
+            bob.click("#leave")
+            bob.wait_for_selector("#game", state="hidden")
+            alice.wait_for_selector(f"{queue}[data-waiting='0']")
+
             alice.click(f"{row} button.join[data-player='1']")
             waitState(alice, "your-turn", "waiting")
             alice.wait_for_function(

@@ -57,11 +57,18 @@ def playConnect4(page: Any, column: int = 3) -> int:
 def shot(test: TestCase, name: str) -> str:
     """
     Where a screenshot goes: ``GAMEPROTO_SCREENSHOTS`` (to refresh the
-    docs' images), else the test's own temporary directory.
+    docs' images: ``GAMEPROTO_SCREENSHOTS=docs/images``), else the test's
+    own temporary directory.
     """
     folder = os.environ.get("GAMEPROTO_SCREENSHOTS") or test.mktemp()
     os.makedirs(folder, exist_ok=True)
     return os.path.join(folder, name)
+
+
+def gameShot(test: TestCase, page: Any, name: str) -> None:
+    """The game's view (``#game``, as docs/web.md shows a view on a laptop) in ``name``."""
+    page.evaluate("() => document.querySelector('#game').scrollIntoView()")
+    page.locator("#game").screenshot(path=shot(test, name))
 
 
 def centre(zone: Mapping[str, float]) -> tuple[float, float]:
@@ -114,13 +121,16 @@ class Connect4Tests(BrowserTestCase):
             # The columns are numbered from 1 under the board.
             numbers = page.locator("#board svg text.column-number").all_text_contents()
             self.assertEqual(numbers, [str(n) for n in range(1, 8)])
+            clickDisplay(page, 10, 255)  # under the board: no column
+            page.wait_for_selector("#errors li.error[data-subtype=OUT_OF_ZONE]")
+            gameShot(self, page, "web-connect4-refused-after.png")
             before = version(page)
             clickDisplay(page, *zoneCenters(page)[3])
             waitNewVersion(page, before)
             waitState(page, "your-turn", "gameover")
             self.assertEqual(page.locator("#board svg circle.last-move").count(), 1)
             self.assertRegex(page.text_content("#last-move") or "", r"^Bot2 played column \d\.$")
-            page.screenshot(path=shot(self, "connect4-playing.png"))
+            gameShot(self, page, "web-connect4-playing-after.png")
             playConnect4(page)
             self.assertEqual(boardState(page), "gameover")
             status = page.text_content("#status") or ""
@@ -131,7 +141,7 @@ class Connect4Tests(BrowserTestCase):
                 self.assertIn("the board is full", status)
                 self.assertEqual(wins, 0)
             self.assertEqual(page.locator("#scores .clock:visible").count(), 0)
-            page.screenshot(path=shot(self, "connect4-over.png"))
+            gameShot(self, page, "web-connect4-over-after.png")
             # Play again: a new game of the same kind.
             game = int(page.get_attribute("#board", "data-game") or 0)
             page.click("#again")
@@ -165,6 +175,7 @@ class Connect4Tests(BrowserTestCase):
             page.wait_for_selector("#board[data-turn='2']")
             self.assertRegex(page.text_content("#replay-action") or "",
                              r"^Bot2 played column [1-7]\.$")
+            gameShot(self, page, "web-replay-after.png")
             page.click("#replay-last")
             page.wait_for_function(
                 "() => document.querySelector('#replay-action').textContent.startsWith('Game over')")
@@ -238,6 +249,7 @@ class TarotTests(TarotTestCase):
                 return label.getBoundingClientRect().height;
             }""")
             self.assertGreaterEqual(size, 16)
+            gameShot(self, page, "web-tarot-bidding-after.png")
             clickZone(page, GARDE)
             page.wait_for_selector("#pick:not([hidden])")
             self.assertTrue(page.locator("#text-form").is_hidden())
@@ -254,7 +266,7 @@ class TarotTests(TarotTestCase):
             error = page.text_content("#errors li.error[data-source=server]") or ""
             self.assertIn("Kings and oudlers", error)
             self.assertNotRegex(error, r"[{}\[\]]|\^|\\d")
-            page.screenshot(path=shot(self, "tarot-error.png"))
+            gameShot(self, page, "web-tarot-error-after.png")
             picks = page.evaluate("""() => [...document.querySelectorAll('#board rect.pick')]
                 .map(r => ({x: +r.getAttribute('x'), y: +r.getAttribute('y'),
                             width: +r.getAttribute('width'), height: +r.getAttribute('height'),
@@ -270,7 +282,7 @@ class TarotTests(TarotTestCase):
             self.assertIsNotNone(page.get_attribute("#pick-send", "disabled"))
             clickDisplay(page, *centre(picks[6]))      # and pick another
             self.assertIn("Picked 6 of 6", page.text_content("#pick-text") or "")
-            page.screenshot(path=shot(self, "tarot-discard.png"))
+            gameShot(self, page, "web-tarot-discard-after.png")
             page.click("#pick-send")
             page.wait_for_selector("#pick", state="hidden")
             waitState(page, "your-turn", "waiting")
@@ -286,7 +298,7 @@ class TarotTests(TarotTestCase):
                 waitNewVersion(page, before)
             text = page.text_content("#board svg") or ""
             self.assertRegex(text, r"Last trick: (you|P[234]) won it")
-            page.screenshot(path=shot(self, "tarot-trick.png"))
+            gameShot(self, page, "web-tarot-trick-after.png")
 
         yield self.inBrowser(script)
 
@@ -338,8 +350,7 @@ class TarotTests(TarotTestCase):
                                      "Total", *totals])
             self.assertEqual([score for _, score in scoresShown(page)], totals)
             self.assertEqual(page.locator("#errors li.error").count(), 0)
-            page.evaluate("() => document.querySelector('#game').scrollIntoView()")
-            page.screenshot(path=shot(self, "tarot-deal-end.png"))
+            gameShot(self, page, "web-tarot-deal-end-after.png")
             playAgain, stop = tarot._buttonZones(2)
             self.assertEqual(len(zoneCenters(page)), 2)
             clickZone(page, stop)
@@ -364,7 +375,7 @@ class TarotTests(TarotTestCase):
             page.wait_for_function("() => document.querySelector('#replay-action')"
                                    ".textContent.startsWith('Game over')")
             self.assertIn("alice stopped after deal 1", page.text_content("#replay-action") or "")
-            page.screenshot(path=shot(self, "replay-tarot.png"))
+            gameShot(self, page, "web-tarot-replay.png")
 
         yield self.inBrowser(script)
 
@@ -422,8 +433,7 @@ class TarotTests(TarotTestCase):
             self.assertEqual([name for name, _ in scoresShown(watcher)],
                              ["P1 alice", "P2 bot2", "P3 bot3", "P4 bot4"])
             self.assertEqual(sizesOnScreen(watcher, "rect.card", tarot.HAND_Y), [])
-            watcher.evaluate("() => document.querySelector('#game').scrollIntoView()")
-            watcher.screenshot(path=shot(self, "tarot-spectator.png"))
+            gameShot(self, watcher, "web-tarot-spectator.png")
             clickDisplay(watcher, 300, 700)
             watcher.wait_for_selector("#errors li.note")
             self.assertIn("spectators do not play", watcher.text_content("#errors li.note") or "")
@@ -480,7 +490,7 @@ class PhoneTests(BrowserTestCase):
             for selector in ("#leave", "#zoom-in", "#zoom-out", "#zoom-fit"):
                 self.assertGreaterEqual(page.locator(selector).bounding_box()["height"], 44,
                                         selector)
-            page.screenshot(path=shot(self, "phone-tarot.png"))
+            page.screenshot(path=shot(self, "web-phone-tarot-after.png"))
 
         yield self.inBrowser(script)
 
@@ -515,7 +525,7 @@ class PhoneTests(BrowserTestCase):
             self.assertRegex(page.text_content("#last-move") or "", r"^Bot2 played column \d\.$")
             self.assertEqual(colouredCircles(page), 6)
             self.assertEqual(page.locator("#errors li.error").count(), 0)
-            page.screenshot(path=shot(self, "phone-connect4.png"))
+            page.screenshot(path=shot(self, "web-phone-connect4.png"))
 
         yield self.inBrowser(script)
 
@@ -551,7 +561,7 @@ class TarotPhoneTests(TarotTestCase):
             atLeast44("rect.pick", 6)
             atLeast44("rect.zone", 1)  # the proposal
             atLeast44("rect.card", 24, tarot.HAND_Y)
-            page.screenshot(path=shot(self, "phone-tarot-discard.png"))
+            page.screenshot(path=shot(self, "web-phone-tarot-discard.png"))
             before = version(page)
             clickDisplay(page, *zoneCenters(page)[0])  # the proposed discard
             waitNewVersion(page, before)
