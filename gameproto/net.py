@@ -23,10 +23,12 @@ from typing import (
 import attrs
 from twisted.internet.interfaces import IAddress, IDelayedCall, IPushProducer, IReactorTime
 from twisted.internet.protocol import Protocol, ServerFactory, connectionDone
+from twisted.internet.tcp import Connection as TCPConnection
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 from zope.interface import implementer
 
+from gameproto._compat import pendingWriteBytes
 from gameproto.metrics import Metrics, metricsOf
 
 log = Logger(namespace="gameproto.net")
@@ -354,9 +356,13 @@ class WireProtocol(Protocol):
     _deadlineCall: IDelayedCall | None = None
     _resumeCall: IDelayedCall | None = None
     _abortCall: IDelayedCall | None = None
+    _socket: Any = None
+    """A plain TCP connection's socket, which L{writeData} sends to at once while nothing waits."""
 
     def connectionMade(self) -> None:
         self.peer = peerOf(self.transport)
+        if isinstance(self.transport, TCPConnection):
+            self._socket = self.transport.getHandle()
         try:
             address = self.transport.getPeer()  # type: ignore[union-attr]
         except Exception:
@@ -423,7 +429,20 @@ class WireProtocol(Protocol):
                 self.abortConnection(
                     f"the peer reads nothing: over {self._limits.maxWriteBuffer} bytes wait for it")
                 return
-        self.transport.write(data)  # type: ignore[union-attr]
+        transport: Any = self.transport
+        if self._socket is not None and not transport.disconnecting and \
+                not pendingWriteBytes(transport):
+            # Nothing waits before these bytes: send them now, as the
+            # transport would on the reactor's next turn, without asking
+            # epoll to watch for writing and then to stop.
+            try:
+                sent = self._socket.send(data)
+            except OSError:
+                sent = 0  # full, or broken: the transport meets it on its own write
+            if sent == len(data):
+                return
+            data = data[sent:]
+        transport.write(data)
 
     def pauseProducing(self) -> None:
         """The transport's buffer is full: read no more from this peer until it drains."""
@@ -601,6 +620,7 @@ class WireProtocol(Protocol):
 
     def connectionLost(self, reason: Failure = connectionDone) -> None:
         self._closing = True
+        self._socket = None
         if self._metrics is not None:
             self._metrics.connectionClosed(self)
         for name in ("_deadlineCall", "_resumeCall", "_abortCall"):
