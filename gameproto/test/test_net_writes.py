@@ -59,13 +59,13 @@ class TCPWriteTests(TestCase):
             writer.made = made
             return writer
 
-        factory = Factory.forProtocol(build)  # type: ignore[arg-type]
-        port = reactor.listenTCP(0, factory, interface="127.0.0.1")  # type: ignore[attr-defined]
+        factory: Any = Factory.forProtocol(build)  # type: ignore[arg-type]
+        tcp: Any = reactor
+        port = tcp.listenTCP(0, factory, interface="127.0.0.1")
         self.addCleanup(port.stopListening)
         reader = Reader()
-        client = ClientFactory.forProtocol(lambda: reader)
-        connector = reactor.connectTCP(  # type: ignore[attr-defined]
-            "127.0.0.1", port.getHost().port, client)
+        client: Any = ClientFactory.forProtocol(lambda: reader)
+        connector = tcp.connectTCP("127.0.0.1", port.getHost().port, client)
         self.addCleanup(connector.disconnect)
         writer = await made
         self.addCleanup(lambda: writer.transport.abortConnection())  # type: ignore[union-attr]
