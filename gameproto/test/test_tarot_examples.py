@@ -99,9 +99,16 @@ class TrackingFactory(TarotServerFactory):
 
 
 class Refuser(Protocol):
-    """A server that refuses every client's GET_ID (SEND_ID -1) and hangs up."""
+    """
+    A server that refuses every client's GET_ID (SEND_ID -1) and hangs up.
+    It answers once the GET_ID has come, as a server does: hanging up with
+    the client's bytes unread would reset the connection, and the client
+    could lose the answer.
+    """
 
-    def connectionMade(self) -> None:
+    def dataReceived(self, data: bytes) -> None:
+        if self.transport.disconnecting:  # type: ignore[union-attr]
+            return
         self.transport.write(wire.serialize(  # type: ignore[union-attr]
             wire.SendId(wire.WRONG_ID, wire.VERSION)))
         self.transport.loseConnection()  # type: ignore[union-attr]
