@@ -128,6 +128,9 @@ class DocumentClient(Protocol):
         self.rules = Board()
         self.finishedBy: int | None = None
         self.closed: list[int] = []
+        """The CLOSE n heard before FINISH (a player gone mid-game)."""
+        self.closedAfter: list[int] = []
+        """The CLOSE n heard after FINISH (the others saying goodbye)."""
         self.noops = 0
         self.refusals = 0
         self.unknown: list[bytes] = []
@@ -181,7 +184,10 @@ class DocumentClient(Protocol):
         elif name == "MOVE" and len(args) == 7:
             self.moved(args)
         elif name == "CLOSE" and len(args) == 1 and isinstance(args[0], int):
-            self.closed.append(args[0])
+            if self.finishedBy is None:  # after FINISH, the others' CLOSE is the document's end
+                self.closed.append(args[0])
+            else:
+                self.closedAfter.append(args[0])
         elif name == "FINISH" and len(args) == 1 and isinstance(args[0], int):
             self.finishedBy = args[0]
             self.say(b"CLOSE 0")
