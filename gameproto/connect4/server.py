@@ -74,6 +74,10 @@ class Connect4Player:
     L{SeatHolder} of its seat when it plays.
     """
 
+    # One per connection, idle ones included: no per-instance dict.
+    __slots__ = ("server", "protocol", "nick", "table", "seat", "_timer", "machine",
+                 "__weakref__")
+
     def __init__(self, server: Connect4Server, protocol: _Protocol) -> None:
         self.server = server
         self.protocol = protocol

@@ -543,3 +543,11 @@ def drawnGame() -> list[int]:
     board = Board.from_moves(pattern)
     assert board.is_draw, board.rows()
     return pattern
+
+
+class FootprintTests(SynchronousTestCase):
+    """What each connection's player keeps, idle connections included."""
+
+    def test_playerHasNoDict(self) -> None:
+        client = Harness().connect(b"alice")
+        self.assertFalse(hasattr(client.protocol.player, "__dict__"))
