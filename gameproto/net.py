@@ -358,6 +358,10 @@ class WireProtocol(Protocol):
     _abortCall: IDelayedCall | None = None
     _socket: Any = None
     """A plain TCP connection's socket, which L{writeData} sends to at once while nothing waits."""
+    _outbox: Any = None
+    """The hub's L{gameproto.engine.outbox.Outbox}: writes wait in it while records are not committed."""
+    _outgoing: list[bytes] | None = None
+    """What this connection wrote while the outbox held writes, to send after the commit."""
 
     def connectionMade(self) -> None:
         self.peer = peerOf(self.transport)
@@ -376,6 +380,7 @@ class WireProtocol(Protocol):
             self._metrics.connectionOpened(self, self.logName)
         self._readPauses: set[str] = set()
         self._held: list[Any] = []
+        self._outbox = getattr(self.factory, "outbox", None)
         self._limits, self._clock = connectionLimits(self.factory)
         if self._limits is None or self._clock is None:
             return
@@ -421,8 +426,17 @@ class WireProtocol(Protocol):
     def writeData(self, data: bytes) -> None:
         """
         Write bytes, counting those written while the peer reads nothing;
-        past the limit the connection is aborted.
+        past the limit the connection is aborted.  While the hub's outbox
+        holds writes (records of this turn not committed yet), they wait in
+        the connection, and go out together once the commit is done.
         """
+        outbox = self._outbox
+        if outbox is not None and (self._outgoing is not None or outbox.holding):
+            if self._outgoing is None:
+                self._outgoing = []
+                outbox.hold(self)
+            self._outgoing.append(data)
+            return
         if self._writesBlocked and self._limits is not None:
             self.writeBacklog += len(data)
             if self.writeBacklog > self._limits.maxWriteBuffer:
@@ -443,6 +457,17 @@ class WireProtocol(Protocol):
                 return
             data = data[sent:]
         transport.write(data)
+
+    def releaseWrites(self) -> None:
+        """The outbox's commit is done: send what waited for it, as one write."""
+        outgoing, self._outgoing = self._outgoing, None
+        if outgoing:
+            self.writeData(b"".join(outgoing))
+
+    def discardWrites(self, reason: str) -> None:
+        """The outbox's commit failed: what waited is never sent, and the connection closes."""
+        self._outgoing = None
+        self.abortConnection(reason, "store")
 
     def pauseProducing(self) -> None:
         """The transport's buffer is full: read no more from this peer until it drains."""
@@ -582,6 +607,8 @@ class WireProtocol(Protocol):
         """
         if self._closing:
             return
+        if self._outgoing is not None:
+            self._outbox.flush()  # commit now: what waits is said before the close
         self._closing = True
         if self._metrics is not None:
             self._metrics.refused(self.logName, cause)
@@ -621,6 +648,7 @@ class WireProtocol(Protocol):
     def connectionLost(self, reason: Failure = connectionDone) -> None:
         self._closing = True
         self._socket = None
+        self._outgoing = None
         if self._metrics is not None:
             self._metrics.connectionClosed(self)
         for name in ("_deadlineCall", "_resumeCall", "_abortCall"):
@@ -668,6 +696,11 @@ class GameServerFactory(ServerFactory[ProtocolT], Generic[ServerT, ProtocolT]):
         server = self.server
         return server.hub if isinstance(server, HubServer) and \
             isinstance(server.hub, LimitsHub) else None
+
+    @property
+    def outbox(self) -> Any:
+        """The hub's outbox (L{gameproto.engine.outbox.Outbox}), if it has one."""
+        return getattr(self.hub, "outbox", None)
 
     @property
     def limits(self) -> Limits | None:

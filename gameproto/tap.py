@@ -346,7 +346,7 @@ def makeHub(options: Mapping[str, Any], clock: IReactorTime, processes: Any = No
     for manifest in options.get("manifests") or ():
         registry.add(ExternalEngine(manifest, processes, settings.engineTimeout))
     return Hub(clock, SQLiteRecordStore(options["db"]), None, registry, settings=settings,
-               limits=options.get("limits") or Limits())
+               limits=options.get("limits") or Limits(), batchCommits=True)
 
 
 def webResources(hub: Hub, plugins: Iterable[IProtocolPlugin], servers: Mapping[str, Any],

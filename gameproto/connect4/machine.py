@@ -49,7 +49,7 @@ class ServerInputs(Protocol):
         "PLAY_MOVE received."
 
     def moveAccepted(self) -> None:
-        "The table accepted this player's move."
+        "The table accepted this player's second try (after ERR_INVALID_COLUMN)."
 
     def moveRefused(self) -> None:
         "The table refused this player's move."
@@ -92,7 +92,10 @@ class ServerCore(Protocol):
         "Announce the end of the game (GAME_END)."
 
     def submitMove(self, column: int) -> None:
-        "Ask the table; answer with moveAccepted (from the table's update) or moveRefused."
+        "Ask the table; answer moveRefused if it refuses (accepted, the turn is the opponent's)."
+
+    def resubmitMove(self, column: int) -> None:
+        "Ask the table for the second try; answer with moveAccepted or moveRefused."
 
     def allowResend(self) -> None:
         "Give the player the resend window after ERR_INVALID_COLUMN."
@@ -121,7 +124,6 @@ def _buildServer() -> TypeMachine[ServerInputs, ServerCore]:
     queued = builder.state("queued")
     theirTurn = builder.state("theirTurn")
     myTurn = builder.state("myTurn")
-    judging = builder.state("judging")
     resend = builder.state("resend")
     judgingResend = builder.state("judgingResend")
     choosing = builder.state("choosing")
@@ -170,15 +172,19 @@ def _buildServer() -> TypeMachine[ServerInputs, ServerCore]:
     def relay(machine: ServerInputs, core: ServerCore, column: int) -> None:
         core.send(wire.PLAY_MOVES[column])
 
-    @myTurn.upon(ServerInputs.playMove).to(judging)
-    @resend.upon(ServerInputs.playMove).to(judgingResend)
+    # A move the table takes is the whole step: the turn is the opponent's
+    # (a refusal, said at once, gives the resend window).
+    @myTurn.upon(ServerInputs.playMove).to(theirTurn)
     def submit(machine: ServerInputs, core: ServerCore, column: int) -> None:
         core.submitMove(column)
 
-    judging.upon(ServerInputs.moveAccepted).to(theirTurn).returns(None)
+    @resend.upon(ServerInputs.playMove).to(judgingResend)
+    def resubmit(machine: ServerInputs, core: ServerCore, column: int) -> None:
+        core.resubmitMove(column)
+
     judgingResend.upon(ServerInputs.moveAccepted).to(theirTurn).returns(None)
 
-    @judging.upon(ServerInputs.moveRefused).to(resend)
+    @theirTurn.upon(ServerInputs.moveRefused).to(resend)
     def invalidOnce(machine: ServerInputs, core: ServerCore) -> None:
         core.send(wire.Error(wire.ERR_INVALID_COLUMN))
         core.allowResend()
@@ -198,7 +204,6 @@ def _buildServer() -> TypeMachine[ServerInputs, ServerCore]:
 
     @theirTurn.upon(ServerInputs.gameEnded).to(choosing)
     @myTurn.upon(ServerInputs.gameEnded).to(choosing)
-    @judging.upon(ServerInputs.gameEnded).to(choosing)
     @resend.upon(ServerInputs.gameEnded).to(choosing)
     @judgingResend.upon(ServerInputs.gameEnded).to(choosing)
     def gameEnded(machine: ServerInputs, core: ServerCore, winner: int | None) -> None:
@@ -237,19 +242,19 @@ def _buildServer() -> TypeMachine[ServerInputs, ServerCore]:
         core.resign()
         core.drop("unexpected PLAY_MOVE")
 
-    everyOpen = [connecting, checking, queued, theirTurn, myTurn, judging, resend,
-                 judgingResend, choosing]
+    everyOpen = [connecting, checking, queued, theirTurn, myTurn, resend, judgingResend,
+                 choosing]
     for state in everyOpen:
         if state is not connecting:
             state.upon(ServerInputs.connect).to(closed)(outOfSequence("CONNECT"))
             state.upon(ServerInputs.nickTooLong).to(closed)(outOfSequence("CONNECT"))
         if state not in (queued, choosing):
             state.upon(ServerInputs.joinQueue).to(closed)(outOfSequence("JOIN_QUEUE"))
-    for state in (connecting, checking, queued, theirTurn, judging, judgingResend):
+    for state in (connecting, checking, queued, theirTurn, judgingResend):
         state.upon(ServerInputs.playMove).to(closed)(moveOutOfSequence)
 
     # Timers that fired as the phase ended are harmless.
-    for state in (checking, queued, theirTurn, judging, judgingResend, closed):
+    for state in (checking, queued, theirTurn, judgingResend, closed):
         state.upon(ServerInputs.timedOut).loop().returns(None)
 
     # The end.

@@ -10,6 +10,7 @@ import random
 from typing import TYPE_CHECKING, Hashable, Protocol, Sequence
 
 import attrs
+from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
@@ -105,9 +106,8 @@ class Connect4Player:
         for event in instructions.events:
             kind = event.kind
             if kind == "move":
-                if event.seat == seat:
-                    machine.moveAccepted()
-                else:
+                # This player's own move: its submission heard the verdict.
+                if event.seat != seat:
                     machine.opponentMoved(event.data)  # this player's turn, too
                     turnTold = True
             elif kind == "end":
@@ -158,9 +158,26 @@ class Connect4Player:
         self.protocol.gameEnded(winner)
 
     def submitMove(self, column: int) -> None:
+        self._judged(column, False)
+
+    def resubmitMove(self, column: int) -> None:
+        self._judged(column, True)
+
+    def _judged(self, column: int, tellAccepted: bool) -> None:
+        """Ask the table; tell the machine a refusal, and an acceptance if ``tellAccepted``."""
         assert self.table is not None
-        if isinstance(self.table.act(self.seat, column), Errors):
-            self.machine.moveRefused()
+
+        def verdict(outcome: Instructions | Errors) -> None:
+            if isinstance(outcome, Errors):
+                self.machine.moveRefused()
+            elif tellAccepted:
+                self.machine.moveAccepted()
+
+        outcome = self.table.act(self.seat, column)
+        if isinstance(outcome, Deferred):
+            outcome.addCallback(verdict)
+        else:
+            verdict(outcome)
 
     def allowResend(self) -> None:
         assert self.table is not None

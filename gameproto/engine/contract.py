@@ -789,9 +789,10 @@ def seatColours(engine: object) -> list[str] | None:
     (L{ColouredSeats}), so that a page can show it beside the seat's name;
     None when it declares none, or not one string per seat.
     """
-    if not isinstance(engine, ColouredSeats):
-        return None
-    colours = engine.colours
+    # What isinstance(engine, ColouredSeats) checks (the attribute is there),
+    # without the protocol check's walk of the class's bases on each call:
+    # this runs for every message that carries a display.
+    colours = getattr(engine, "colours", None)
     if (isinstance(colours, (list, tuple)) and colours
             and all(isinstance(c, str) for c in colours)):
         return list(colours)

@@ -41,6 +41,7 @@ from gameproto.engine.contract import (
     Seat,
 )
 from gameproto.engine.faults import FaultLog
+from gameproto.engine.outbox import Outbox
 from gameproto.engine.record import (
     GameRecord,
     MemoryRecordStore,
@@ -50,6 +51,7 @@ from gameproto.engine.record import (
     replayLater,
 )
 from gameproto.engine.registry import EngineRegistry
+from gameproto.engine.store import SQLiteRecordStore
 from gameproto.engine.table import BotSeat, SeatHolder, Table
 from gameproto.net import Limits
 from gameproto.metrics import Metrics
@@ -279,10 +281,20 @@ class Hub:
         *,
         settings: HubSettings = HubSettings(),
         limits: Limits = Limits(),
+        batchCommits: bool = False,
     ) -> None:
+        """
+        With ``batchCommits``, a store in a SQLite file commits the writes
+        of each reactor turn together (L{SQLiteRecordStore.batchCommits})
+        through the hub's L{outbox}, which holds what the connections write
+        until then.  A database in memory, which no commit makes durable,
+        commits each write at once and holds nothing.
+        """
         if clock is None:
             from twisted.internet import reactor as clock  # type: ignore[assignment]
         self.clock: IReactorTime = clock  # type: ignore[assignment]
+        self.outbox = Outbox(self.clock)
+        """Where the connections' writes wait for the turn's commit (L{gameproto.engine.outbox})."""
         self.store: RecordStore = store if store is not None else MemoryRecordStore()
         self.rng = rng or random.Random()
         if registry is None:
@@ -300,6 +312,9 @@ class Hub:
         """This service's metrics (L{gameproto.metrics}): every layer counts there."""
         if isinstance(self.store, TimedStore):
             self.store.timeWrites(self.metrics.storeTimer)
+        if batchCommits and isinstance(self.store, SQLiteRecordStore) \
+                and self.store.path != ":memory:":
+            self.store.batchCommits(self.outbox)
         self._peers: dict[int, str] = {}
         """The peer that created each game hosted here (games being created: negative keys)."""
         self._creating = 0

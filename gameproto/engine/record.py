@@ -290,7 +290,7 @@ class TimedStore(Protocol):
     """
 
     def timeWrites(self, timer: WriteTimer) -> None:
-        """Time every write (each one a commit) with ``timer``."""
+        """Time every write with ``timer`` (and each commit, when writes share one)."""
 
 
 @attrs.define

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from typing import Protocol, Sequence, runtime_checkable
+from typing import Callable, Protocol, Sequence, runtime_checkable
 
 from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IReactorTime
@@ -104,7 +104,23 @@ class DeclaresPerson(Protocol):
 
 def isPerson(holder: SeatHolder) -> bool:
     """Whether ``holder`` is a person: its C{person}, true when it declares none."""
-    return holder.person if isinstance(holder, DeclaresPerson) else True
+    # isinstance(holder, DeclaresPerson), without the protocol check's walk
+    # of the holder's class on every call.
+    person = getattr(holder, "person", _NOTHING)
+    return True if person is _NOTHING else bool(person)
+
+
+_NOTHING = object()
+
+
+def _hook(listener: object, name: str) -> Callable[..., None] | None:
+    """
+    ``listener``'s method ``name`` when it has one: what isinstance checks
+    of a runtime protocol of that one method (L{Releasable},
+    L{AbortAware}), without walking the listener's class on every call.
+    """
+    method: Callable[..., None] | None = getattr(listener, name, None)
+    return method
 
 
 class Table:
@@ -313,14 +329,16 @@ class Table:
         log.info("game {id} ({engine}) aborted: {reason}", id=self.id,
                  engine=self.factory.name, reason=reason)
         for index, holder in enumerate(self.holders):
-            if isinstance(holder, Releasable):
-                holder.released(self, index)
+            released = _hook(holder, "released")
+            if released is not None:
+                released(self, index)
         told: list[tuple[Seat | None, object]] = list(enumerate(self.holders))
         told += [(None, watcher) for watcher in self._watchers]
         for seat, listener in told:
-            if isinstance(listener, AbortAware):
+            aborted = _hook(listener, "aborted")
+            if aborted is not None:
                 try:
-                    listener.aborted(self, seat, reason)
+                    aborted(self, seat, reason)
                 except Exception:
                     log.failure("game {id}: seat {seat} failed to hear of the abort",
                                 id=self.id, seat=seat)
@@ -348,8 +366,9 @@ class Table:
         self.record.seats[seat] = holder.name
         if self._started and not self.finished:
             self.store.seatsChanged(self.record)
-        if previous is not holder and isinstance(previous, Releasable):
-            previous.released(self, seat)
+        released = _hook(previous, "released") if previous is not holder else None
+        if released is not None:
+            released(self, seat)
         if self.finished or not self._started:
             return
         self._startClock(seat)

@@ -17,7 +17,15 @@ from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 from gameproto.engine.clock import positiveSeconds
-from gameproto.engine.contract import JSON, Errors, Instructions, Seat, seatColours
+from gameproto.engine.contract import (
+    JSON,
+    Display,
+    Errors,
+    Instructions,
+    RequestedAction,
+    Seat,
+    seatColours,
+)
 from gameproto.engine.hub import Hub
 from gameproto.engine.record import RecordStore
 from gameproto.engine.registry import EngineRegistry
@@ -158,13 +166,14 @@ class EngineJsonPlayer:
                          instructions: Instructions) -> None:
         # A seat gets its own requested actions; a spectator none (zones can
         # tell about a hand), only whose turn it is.
-        requested = [r.asJSON() for r in instructions.requested_actions if r.player == seat]
+        cache = self.server.displays
+        requested = cache.requested(instructions, seat)
         # Which action these instructions follow: a player who sent one knows
         # it was accepted when "by" names them (errors say it was refused).
         actions = table.record.actions
         # The display is the seat's (None: the spectators') of this turn, made
         # and encoded once for every message that carries it.
-        displays, encoded = self.server.displays.get(table, seat)
+        displays, encoded = cache.get(table, seat)
         message: dict[str, JSON] = {
             "type": "instructions", "game": table.id,
             "player": None if seat is None else seat + 1,
@@ -250,6 +259,8 @@ class DisplayCache:
             weakref.WeakKeyDictionary()
         self.made = 0
         """Displays made (a miss of the cache), for tests."""
+        self._requested: dict[int, tuple[RequestedAction, dict[str, JSON]]] = {}
+        """The JSON of requested actions seen lately, by identity (an engine may share them)."""
 
     def get(self, table: Table, seat: Seat | None) -> tuple[list[JSON], bytes]:
         """``seat``'s ``displays`` list at the table's current turn, and its JSON bytes."""
@@ -262,10 +273,43 @@ class DisplayCache:
             current.displays = {}
         cached = current.displays.get(seat)
         if cached is None:
-            displays: list[JSON] = [table.engine.display(seat).asJSON()]
+            displays: list[JSON] = [displayJSON(table.engine.display(seat))]
             cached = current.displays[seat] = (displays, wire.dumps(displays))
             self.made += 1
         return cached
+
+    def requested(self, instructions: Instructions, seat: Seat | None) -> list[JSON]:
+        """
+        The JSON of the actions ``instructions`` request of ``seat`` (none
+        for a spectator).  An engine that gives the same request again (the
+        same object: requests are immutable) has its JSON made once.
+        """
+        described: list[JSON] = []
+        seen = self._requested
+        for request in instructions.requested_actions:
+            if request.player != seat:
+                continue
+            known = seen.get(id(request))
+            if known is None or known[0] is not request:
+                if len(seen) >= _REQUESTS_KEPT:
+                    seen.clear()
+                # Kept with its request: the id is not another's while it is here.
+                known = seen[id(request)] = (request, request.asJSON())
+            described.append(known[1])
+        return described
+
+
+_REQUESTS_KEPT = 4096
+"""The requests whose JSON L{DisplayCache.requested} keeps, at most (then it starts again)."""
+
+
+def displayJSON(display: Display) -> dict[str, JSON]:
+    """
+    L{Display.asJSON} without copying each tag: the display's own tag dicts
+    (an engine may share them between seats and turns), only ever read.
+    """
+    return {"player": None if display.player is None else display.player + 1,
+            "width": display.width, "height": display.height, "content": list(display.content)}
 
 
 def clocks(table: Table, instructions: Instructions) -> list[dict[str, JSON]]:

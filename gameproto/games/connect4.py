@@ -657,6 +657,33 @@ def _playedState(mover: Seat, column: int) -> GameState:
 _START_STATE = GameState((0, 0), False)
 
 
+@functools.lru_cache(maxsize=256)
+def _frame(cell: int, width: int, height: int
+           ) -> tuple[dict[str, JSON], tuple[dict[str, JSON], ...]]:
+    """
+    The board's rectangle and the column numbers under it (none on cells
+    under 16 pixels) of L{Connect4Game.display}, shared: never changed.
+    """
+    rect: dict[str, JSON] = {"tag": "rect", "x": 0, "y": 0, "width": width * cell,
+                             "height": height * cell, "fill": "#1d4ed8"}
+    numbers = tuple(
+        {"tag": "text", "class": "column-number", "x": column * cell + cell / 2,
+         "y": height * cell + 14, "text-anchor": "middle", "font-size": 12, "fill": "#374151",
+         "content": str(column + 1)}
+        for column in range(width)) if cell >= 16 else ()
+    return rect, numbers
+
+
+@functools.lru_cache(maxsize=8192)
+def _disc(cell: int, column: int, row: int, stone: int | None) -> dict[str, JSON]:
+    """
+    The circle of one cell of L{Connect4Game.display} (row 0 at the top),
+    shared by every drawing that has it: never changed once made.
+    """
+    return {"tag": "circle", "cx": column * cell + cell / 2, "cy": row * cell + cell / 2,
+            "r": cell * 0.4, "fill": "#ffffff" if stone is None else _COLOURS[stone]}
+
+
 class Connect4Game:
     """
     A game of Connect Four under the engine contract.  A move is the column
@@ -677,6 +704,10 @@ class Connect4Game:
         self.resigned: int | None = None
         self.lastMove: tuple[int, int] | None = None
         """The (column, row) of the last stone played, row 0 at the bottom."""
+        self._drawn: tuple[Board, tuple[dict[str, JSON], ...]] | None = None
+        """The board L{display} last drew, and its drawing (the same for every seat)."""
+        self._discs: tuple[Board | None, list[dict[str, JSON]]] = (None, [])
+        """The board whose cells' circles L{_discsOf} last gave, and those circles."""
 
     @property
     def winner(self) -> int | None:
@@ -761,19 +792,31 @@ class Connect4Game:
         from 1 under the board, and a line of text last.
         """
         board, cell = self.board, self._cell()
-        width, height = board.width * cell, board.height * cell
-        content: list[dict[str, JSON]] = [
-            {"tag": "rect", "x": 0, "y": 0, "width": width, "height": height, "fill": "#1d4ed8"}
-        ]
-        for row, cells in enumerate(board.rows()):
-            for column, stone in enumerate(cells):
-                content.append({
-                    "tag": "circle",
-                    "cx": column * cell + cell / 2,
-                    "cy": row * cell + cell / 2,
-                    "r": cell * 0.4,
-                    "fill": "#ffffff" if stone is None else _COLOURS[stone],
-                })
+        height = board.height * cell
+        winner = self.winner
+        ending = self._ending() if self.over else ""
+        if seat is None:
+            text = (f"player {board.turn + 1} ({COLOUR_NAMES[board.turn]}) to move"
+                    if not self.over else f"draw: {ending}" if winner is None
+                    else f"player {winner + 1} wins: {ending}")
+        elif self.over:
+            text = (f"draw: {ending}" if winner is None else
+                    f"you win: {ending}" if winner == seat else f"you lose: {ending}")
+        else:
+            text = (f"your move ({COLOUR_NAMES[seat]}): click a column" if board.turn == seat
+                    else f"their move ({COLOUR_NAMES[board.turn]})")
+        drawn = self._drawn
+        if drawn is None or drawn[0] is not board:
+            # The board's part is every seat's: drawn once per position.
+            drawn = self._drawn = (board, self._drawBoard())
+        return Display(seat, board.width * cell, height + 42, drawn[1] + (
+            {"tag": "text", "x": 4, "y": height + 34, "fill": "#000000", "content": text},))
+
+    def _drawBoard(self) -> tuple[dict[str, JSON], ...]:
+        """The stones, the rings and the column numbers of L{display}: all but its text."""
+        board, cell = self.board, self._cell()
+        rect, numbers = _frame(cell, board.width, board.height)
+        content: list[dict[str, JSON]] = [rect, *self._discsOf(board, cell)]
         stride = board.height + 1
 
         def ring(column: int, row: int, colour: str, kind: str, width: float) -> dict[str, JSON]:
@@ -788,27 +831,33 @@ class Connect4Game:
             for index in four_cells(board.stones[board.winner], stride):
                 content.append(ring(index // stride, index % stride, WINNING, "win",
                                     max(1.5, cell / 8)))
-        if cell >= 16:
-            for column in range(board.width):
-                content.append({"tag": "text", "class": "column-number",
-                                "x": column * cell + cell / 2, "y": height + 14,
-                                "text-anchor": "middle", "font-size": 12, "fill": "#374151",
-                                "content": str(column + 1)})
-        winner = self.winner
-        ending = self._ending() if self.over else ""
-        if seat is None:
-            text = (f"player {board.turn + 1} ({COLOUR_NAMES[board.turn]}) to move"
-                    if not self.over else f"draw: {ending}" if winner is None
-                    else f"player {winner + 1} wins: {ending}")
-        elif self.over:
-            text = (f"draw: {ending}" if winner is None else
-                    f"you win: {ending}" if winner == seat else f"you lose: {ending}")
-        else:
-            text = (f"your move ({COLOUR_NAMES[seat]}): click a column" if board.turn == seat
-                    else f"their move ({COLOUR_NAMES[board.turn]})")
-        content.append({"tag": "text", "x": 4, "y": height + 34, "fill": "#000000",
-                        "content": text})
-        return Display(seat, width, height + 42, tuple(content))
+        content += numbers
+        return tuple(content)
+
+    def _discsOf(self, board: Board, cell: int) -> list[dict[str, JSON]]:
+        """
+        The circle of every cell, top row first: those of the board drawn
+        before with one circle changed when ``board`` is that board and one
+        stone more, else all of them.
+        """
+        before, discs = self._discs
+        if before is not None and before is not board and self.lastMove is not None \
+                and board.moves == before.moves + 1:
+            column, row = self.lastMove
+            bit = 1 << (column * (board.height + 1) + row)
+            mover = 1 - board.turn
+            if board.stones[mover] == before.stones[mover] | bit != before.stones[mover] \
+                    and board.stones[1 - mover] == before.stones[1 - mover]:
+                top = board.height - 1 - row
+                discs[top * board.width + column] = _disc(cell, column, top, mover)
+                self._discs = (board, discs)
+                return discs
+        if before is not board:
+            discs = [_disc(cell, column, row, stone)
+                     for row, cells in enumerate(board.rows())
+                     for column, stone in enumerate(cells)]
+            self._discs = (board, discs)
+        return discs
 
     def decodeAction(self, seat: Seat, action: Mapping[str, JSON]) -> JSON | Errors:
         checked = checkAction(seat, action, self._requested())

@@ -48,7 +48,6 @@ SERVER_PATHS: dict[str, list[str]] = {
     "queued": ["connect", "nickAccepted"],
     "theirTurn": ["connect", "nickAccepted", "matched"],
     "myTurn": ["connect", "nickAccepted", "matched", "yourTurn"],
-    "judging": ["connect", "nickAccepted", "matched", "yourTurn", "playMove"],
     "resend": ["connect", "nickAccepted", "matched", "yourTurn", "playMove", "moveRefused"],
     "judgingResend": ["connect", "nickAccepted", "matched", "yourTurn", "playMove",
                       "moveRefused", "playMove"],
@@ -99,13 +98,14 @@ SERVER_TABLE: dict[tuple[str, str], tuple[str, list[Call]]] = {
     ("theirTurn", "yourTurn"): ("myTurn", []),
     ("theirTurn", "opponentMoved"): ("myTurn", [("send", (wire.PlayMove(4),))]),
     ("theirTurn", "gameEnded"): END,
+    ("theirTurn", "moveRefused"): ("resend", [COLUMN, ("allowResend", ())]),
     ("theirTurn", "connect"): unexpected("CONNECT"),
     ("theirTurn", "joinQueue"): unexpected("JOIN_QUEUE"),
     ("theirTurn", "playMove"): MOVE_UNEXPECTED,
     ("theirTurn", "timedOut"): ("theirTurn", []),
     ("theirTurn", "connectionLost"): LOST,
 
-    ("myTurn", "playMove"): ("judging", [("submitMove", (3,))]),
+    ("myTurn", "playMove"): ("theirTurn", [("submitMove", (3,))]),
     ("myTurn", "yourTurn"): ("myTurn", []),
     ("myTurn", "timedOut"): ("closed", [TIMEOUT, ("resign", ()), ("drop", ("no move in time",))]),
     ("myTurn", "gameEnded"): END,
@@ -113,16 +113,8 @@ SERVER_TABLE: dict[tuple[str, str], tuple[str, list[Call]]] = {
     ("myTurn", "joinQueue"): unexpected("JOIN_QUEUE"),
     ("myTurn", "connectionLost"): LOST,
 
-    ("judging", "moveAccepted"): ("theirTurn", []),
-    ("judging", "moveRefused"): ("resend", [COLUMN, ("allowResend", ())]),
-    ("judging", "gameEnded"): END,
-    ("judging", "connect"): unexpected("CONNECT"),
-    ("judging", "joinQueue"): unexpected("JOIN_QUEUE"),
-    ("judging", "playMove"): MOVE_UNEXPECTED,
-    ("judging", "timedOut"): ("judging", []),
-    ("judging", "connectionLost"): LOST,
 
-    ("resend", "playMove"): ("judgingResend", [("submitMove", (3,))]),
+    ("resend", "playMove"): ("judgingResend", [("resubmitMove", (3,))]),
     ("resend", "yourTurn"): ("resend", []),
     ("resend", "timedOut"): ("closed", [TIMEOUT, ("resign", ()), ("drop", ("no move in time",))]),
     ("resend", "gameEnded"): END,
@@ -266,7 +258,7 @@ class ServerMachineTests(TransitionTableMixin, SynchronousTestCase):
         class Core(RecordingCore):
             def submitMove(self, column: int) -> None:
                 super().__getattr__("submitMove")(column)
-                machine.moveAccepted()
+                machine.moveRefused()
                 machine.gameEnded(0)
 
         core = Core()

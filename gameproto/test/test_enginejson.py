@@ -684,6 +684,50 @@ class DisplayCacheTests(SynchronousTestCase):
         self.assertEqual(cache.made, made + 1)
         self.assertIsNot(again, first)
 
+    def test_requestedAsEachRequestSaysItself(self) -> None:
+        """
+        The requested actions sent, their JSON kept for requests the engine
+        gives again, are each seat's own as L{RequestedAction.asJSON} says them.
+        """
+        harness = Harness()
+        alice, game = self.game(harness)
+        bob = harness.connect()
+        bob.send({"type": "join", "game": game})
+        table = harness.hosted(game)
+        for turn in range(8):
+            requested = table.engine.instructions().requested_actions
+            for seat, client in enumerate((alice, bob)):
+                self.assertEqual(client.last("instructions")["requested_actions"],
+                                 [r.asJSON() for r in requested if r.player == seat])
+            mover = alice if turn % 2 == 0 else bob
+            mover.click(mover.last("instructions"), turn % 3)
+
+    @settings(max_examples=60, deadline=None)
+    @given(st.lists(st.integers(0, 6), max_size=60), st.sets(st.integers(0, 60)))
+    def test_connect4DrawnAsAfresh(self, columns: list[int], undrawn: set[int]) -> None:
+        """
+        A Connect Four display, its board drawn once per position (one
+        circle changed from the last drawing), is the display a game
+        drawing that position for the first time gives; also after moves
+        that were never drawn, and once the game is over.
+        """
+        game = Connect4Game({"width": 7, "height": 6})
+        played: list[int] = []
+        for index, column in enumerate(columns):
+            if board(game).is_over:
+                break
+            if not board(game).is_legal(column):
+                continue
+            game.act(board(game).turn, column)
+            played.append(column)
+            if index in undrawn:
+                continue
+            fresh = Connect4Game({"width": 7, "height": 6})
+            for move in played:
+                fresh.act(board(fresh).turn, move)
+            for seat in (None, 0, 1):
+                self.assertEqual(game.display(seat).asJSON(), fresh.display(seat).asJSON())
+
     def test_sentBytesAreTheMessage(self) -> None:
         """What is written is the JSON of the message whose display was encoded apart."""
         harness = Harness()
