@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from typing import (
     TYPE_CHECKING,
+    AbstractSet,
     Any,
     Callable,
     Generic,
     Iterable,
     Iterator,
     Protocol as TypingProtocol,
+    Sequence,
     TypeVar,
     runtime_checkable,
 )
@@ -166,6 +168,7 @@ class PeerCounter:
     def __init__(self, cap: int) -> None:
         self.cap = cap
         self.counts: dict[str, int] = {}
+        self._releasers: dict[str, Callable[[], None]] = {}
 
     def available(self, host: str) -> bool:
         """Whether ``host`` may open one more connection."""
@@ -185,6 +188,17 @@ class PeerCounter:
             self.counts[host] = left
         else:
             self.counts.pop(host, None)
+            self._releasers.pop(host, None)
+
+    def releaser(self, host: str) -> Callable[[], None]:
+        """
+        What releases one connection of ``host``: one callable that all of
+        the host's connections share while it holds any.
+        """
+        release = self._releasers.get(host)
+        if release is None:
+            release = self._releasers[host] = lambda: self.release(host)
+        return release
 
 
 def hostOf(address: object) -> str | None:
@@ -358,6 +372,10 @@ class WireProtocol(Protocol):
     _abortCall: IDelayedCall | None = None
     _socket: Any = None
     """A plain TCP connection's socket, which L{writeData} sends to at once while nothing waits."""
+    _readPauses: AbstractSet[str] = frozenset()
+    """Why reading is paused ("writes", "rate"): a set of the connection's own once it was."""
+    _held: Sequence[Any] = ()
+    """Messages read and waiting for their token of the fair share."""
     _outbox: Any = None
     """The hub's L{gameproto.engine.outbox.Outbox}: writes wait in it while records are not committed."""
     _outgoing: list[bytes] | None = None
@@ -378,8 +396,6 @@ class WireProtocol(Protocol):
         self._metrics = metricsOf(self)
         if self._metrics is not None:
             self._metrics.connectionOpened(self, self.logName)
-        self._readPauses: set[str] = set()
-        self._held: list[Any] = []
         self._outbox = getattr(self.factory, "outbox", None)
         self._limits, self._clock = connectionLimits(self.factory)
         if self._limits is None or self._clock is None:
@@ -492,12 +508,19 @@ class WireProtocol(Protocol):
             pause = getattr(transport, "pauseProducing", None)
             if pause is not None:
                 pause()
-        self._readPauses.add(why)
+        self._pauseSet().add(why)
+
+    def _pauseSet(self) -> set[str]:
+        """The reasons reading is paused, made on the first pause (most connections have none)."""
+        pauses = self._readPauses
+        if not isinstance(pauses, set):
+            pauses = self._readPauses = set()
+        return pauses
 
     def _resumeReading(self, why: str) -> None:
         if why not in self._readPauses:
             return
-        self._readPauses.discard(why)
+        self._pauseSet().discard(why)
         transport = self.transport
         if not self._readPauses and not self._closing and \
                 not getattr(transport, "disconnecting", False):
@@ -508,7 +531,7 @@ class WireProtocol(Protocol):
     @property
     def readingPaused(self) -> bool:
         """Whether this connection's reading is paused (its peer floods, or reads nothing)."""
-        return bool(getattr(self, "_readPauses", None))
+        return bool(self._readPauses)
 
     def _takeToken(self) -> bool:
         """One message's token of the fair share; without one, reading pauses till it refills."""
@@ -524,11 +547,11 @@ class WireProtocol(Protocol):
 
     def _refilled(self) -> None:
         self._resumeCall = None
-        self._readPauses.discard("rate")
+        self._pauseSet().discard("rate")
         if not self._closing:
             self.dataReceived(b"")  # the messages already received, first
         if "rate" not in self._readPauses:
-            self._readPauses.add("rate")
+            self._pauseSet().add("rate")
             self._resumeReading("rate")
 
     def reading(self, buffered: int) -> bool:
@@ -560,7 +583,7 @@ class WireProtocol(Protocol):
         starts that message's deadline.
         """
         pending: list[T] = [*self._held, *messages]
-        self._held = []
+        self._held = ()
         taken = False
         for index, message in enumerate(pending):
             if self._closing:
@@ -756,6 +779,5 @@ class GameServerFactory(ServerFactory[ProtocolT], Generic[ServerT, ProtocolT]):
             if metrics is not None:
                 metrics.refused(protocol.logName, "too-many")
             return None
-        peers = self.peers
-        protocol.releasePeer = lambda: peers.release(host)
+        protocol.releasePeer = self.peers.releaser(host)
         return protocol

@@ -16,7 +16,7 @@ from twisted.internet.testing import StringTransport
 from twisted.trial.unittest import SynchronousTestCase, TestCase
 
 from gameproto._compat import pendingWriteBytes
-from gameproto.net import WireProtocol
+from gameproto.net import PeerCounter, WireProtocol
 
 
 class Writer(WireProtocol):
@@ -115,3 +115,30 @@ class OtherTransportTests(SynchronousTestCase):
         writer.makeConnection(transport)
         writer.sendMessage(b"4\r\n")
         self.assertEqual(transport.value(), b"4\r\n")
+
+
+class FootprintTests(SynchronousTestCase):
+    """What each connection, idle ones included, keeps of its own."""
+
+    def test_noPauseSetUntilPaused(self) -> None:
+        writer = Writer()
+        writer.made = Deferred()
+        writer.makeConnection(StringTransport())
+        self.assertNotIn("_readPauses", vars(writer))
+        self.assertFalse(writer.readingPaused)
+        writer.pauseProducing()
+        self.assertTrue(writer.readingPaused)
+        writer.resumeProducing()
+        self.assertFalse(writer.readingPaused)
+
+    def test_oneReleaserPerHost(self) -> None:
+        """A host's connections share what releases them, forgotten once it holds none."""
+        peers = PeerCounter(0)
+        self.assertTrue(peers.acquire("10.0.0.1") and peers.acquire("10.0.0.1"))
+        first, second = peers.releaser("10.0.0.1"), peers.releaser("10.0.0.1")
+        self.assertIs(first, second)
+        first()
+        self.assertEqual(peers.counts, {"10.0.0.1": 1})
+        second()
+        self.assertEqual(peers.counts, {})
+        self.assertIsNot(peers.releaser("10.0.0.1"), first)
