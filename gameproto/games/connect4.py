@@ -1,6 +1,8 @@
 """Connect Four rules on a bitboard, a small alpha-beta bot, and the game engine.
 
-Pure and deterministic: no I/O, no clock, no global random state.
+Pure and deterministic: no I/O, no clock, no global random state.  The
+search takes its time bound as an argument; only the engine's bot
+(L{connect4Bot}) reads the process clock for it.
 
 Bitboard layout (the classic one): column-major, ``height + 1`` bits per
 column, so the bit index of (column ``c``, row ``r``) is
@@ -15,7 +17,8 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Iterable, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import attrs
 
@@ -40,6 +43,7 @@ from gameproto.engine.contract import (
 )
 
 __all__ = [
+    "BOT_SECONDS",
     "DEFAULT_HEIGHT",
     "DEFAULT_WIDTH",
     "MAX_SIZE",
@@ -51,6 +55,7 @@ __all__ = [
     "IllegalMove",
     "choose_column",
     "default_depth",
+    "timedBot",
 ]
 
 MIN_SIZE = 6
@@ -66,6 +71,7 @@ _INFINITY = 1_000_000_000
 # CPython); big boards divide it by ``_Geometry.size_factor``.
 _WORK_BUDGET = 30_000
 _MIN_NODE_BUDGET = 50
+_STOP_EVERY = 31  # a search's stop is asked when the node count is a multiple of 32
 
 
 class IllegalMove(ValueError):
@@ -406,6 +412,7 @@ class _Search:
         self.total = total  # number of cells
         self.budget = budget
         self.nodes = 0
+        self.stop: Callable[[], bool] | None = None  # asked every _STOP_EVERY + 1 nodes
 
     def evaluate(self, me: int, other: int, my_cells: int, other_cells: int) -> int:
         """Heuristic value for the player to move (``me``)."""
@@ -446,7 +453,9 @@ class _Search:
     ) -> int:
         """Score of the position for the player to move (``me``)."""
         self.nodes += 1
-        if self.nodes > self.budget:
+        if self.nodes > self.budget or (
+            not self.nodes & _STOP_EVERY and self.stop is not None and self.stop()
+        ):
             raise _BudgetExceeded()
         if moves == self.total:
             return 0
@@ -511,7 +520,10 @@ def _pick(columns: Sequence[int], geo: _Geometry, rng: random.Random | None) -> 
 
 
 def choose_column(
-    board: Board, depth: int | None = None, rng: random.Random | None = None
+    board: Board,
+    depth: int | None = None,
+    rng: random.Random | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> int:
     """Pick a column for the player to move.
 
@@ -519,7 +531,9 @@ def choose_column(
     iterative-deepening alpha-beta negamax (``depth`` plies, default from
     :func:`default_depth`) under a node budget scaled by board size.  Ties go
     to ``rng.choice`` when ``rng`` is given, else to the most central column.
-    Raises ValueError if the game is over.
+    ``stop``, asked every 32 nodes once the first iteration is done, ends
+    the search when it says True (the caller's time bound, say): the answer
+    is then the last whole iteration's.  Raises ValueError if the game is over.
     """
     legal = board.legal_columns()
     if not legal:
@@ -569,6 +583,7 @@ def choose_column(
         except _BudgetExceeded:
             break
         search.budget = budget
+        search.stop = stop
         best = max(scores.values())
         if best >= _WIN or best <= -_WIN:
             break  # the outcome is already decided within the horizon
@@ -869,9 +884,25 @@ class Connect4Game:
         """Nothing to release: the game lives in this process."""
 
 
-def connect4Bot(view: Board, seat: Seat) -> int:
-    """The engine's bot: win, else block, else a short negamax."""
-    return choose_column(view)
+BOT_SECONDS = 0.005
+"""The most time the engine's bot searches for one move (past its first iteration)."""
+
+
+def timedBot(seconds: float, clock: Callable[[], float] = time.perf_counter) -> Bot:
+    """
+    A bot that plays L{choose_column}, its search stopped ``seconds`` after
+    it began on ``clock``: a move never holds the reactor much longer.
+    """
+
+    def bot(view: Board, seat: Seat) -> int:
+        deadline = clock() + seconds
+        return choose_column(view, stop=lambda: clock() > deadline)
+
+    return bot
+
+
+connect4Bot = timedBot(BOT_SECONDS)
+"""The engine's bot: win, else block, else a short negamax bounded by L{BOT_SECONDS}."""
 
 
 class Connect4Engine:

@@ -17,6 +17,7 @@ from gameproto.games.connect4 import (
     IllegalMove,
     choose_column,
     default_depth,
+    timedBot,
 )
 
 Grid = list[list[int | None]]
@@ -854,3 +855,49 @@ class BotTests(SynchronousTestCase):
                     column = random_player(board, rng)
                 board = board.play(column)
             self.assertEqual(board.winner, bot)
+
+
+class BoundedSearchTests(SynchronousTestCase):
+    """The bot's search ends when its caller's stop says so; the engine's bot stops on time."""
+
+    # A position where the search runs (no win, no block, several safe columns).
+    OPENING = (3, 3, 2, 4)
+
+    def test_stoppedAtItsFirstLook(self) -> None:
+        """A stop that says True at once is asked once; the answer is still a legal column."""
+        board = Board.from_moves(self.OPENING)
+        asked: list[int] = []
+
+        def stop() -> bool:
+            asked.append(1)
+            return True
+
+        column = choose_column(board, stop=stop)
+        self.assertEqual(len(asked), 1)
+        self.assertIn(column, board.legal_columns())
+
+    @settings(max_examples=40, deadline=None)
+    @given(st.lists(st.integers(0, 6), max_size=20))
+    def test_neverStoppedIsThePlainSearch(self, columns: list[int]) -> None:
+        board = Board.empty()
+        for column in columns:
+            if board.is_over:
+                break
+            if board.is_legal(column):
+                board = board.play(column)
+        if board.is_over:
+            return
+        self.assertEqual(choose_column(board, stop=lambda: False), choose_column(board))
+
+    def test_timedBotReadsItsClock(self) -> None:
+        """The engine's kind of bot stops once its clock passes the bound."""
+        board = Board.from_moves(self.OPENING)
+        readings: list[float] = []
+
+        def clock() -> float:
+            readings.append(1.0 * len(readings))  # a second passes at each reading
+            return readings[-1]
+
+        bot = timedBot(0.5, clock)
+        self.assertEqual(bot(board, 0), choose_column(board, stop=lambda: True))
+        self.assertEqual(len(readings), 2)  # the start, then the first look
