@@ -83,6 +83,9 @@ class Metrics:
             "Seconds each write to the record store takes, by operation.", ["operation"],
             buckets=STORE_BUCKETS, registry=self.registry)
         self.registry.register(_Scraped(self))
+        # Each label's child, looked up once: these count every action.
+        self._actionCounters: dict[str, Counter] = {}
+        self._storeHistograms: dict[str, Histogram] = {}
 
     # -- what the layers tell ------------------------------------------------
 
@@ -100,15 +103,21 @@ class Metrics:
 
     def actionAccepted(self, game: str) -> None:
         """A game of ``game`` accepted an action."""
-        self.actions.labels(game).inc()
+        counter = self._actionCounters.get(game)
+        if counter is None:
+            counter = self._actionCounters[game] = self.actions.labels(game)
+        counter.inc()
 
     def refused(self, protocol: str, cause: str) -> None:
         """One refusal of ``cause`` on ``protocol``."""
         self.refusals.labels(protocol, cause).inc()
 
     def storeTimer(self, operation: str) -> ContextManager[object]:
-        """Times one write of the store (``operation``: start, action, seats, finish)."""
-        return self.storeWrites.labels(operation).time()
+        """Times one write of the store (``operation``: start, action, seats, finish, commit)."""
+        histogram = self._storeHistograms.get(operation)
+        if histogram is None:
+            histogram = self._storeHistograms[operation] = self.storeWrites.labels(operation)
+        return histogram.time()
 
     def watchReplays(self, semaphore: DeferredSemaphore) -> None:
         """Report the replays ``semaphore`` runs and queues."""
