@@ -530,6 +530,12 @@ _BID_ZONES = _buttonZones(GARDE_CONTRE + 1)
 _LEFT = ("LEFT",)
 _BID_REQUESTS: dict[tuple[Seat, int], RequestedAction] = {}
 """A bidder's request, by seat and the highest bid so far (filled as met)."""
+_CARD_REQUESTS: dict[tuple[Seat, int, int, int, bool], RequestedAction] = {}
+"""
+A card player's request whose lit cards are a run of its hand (maybe with
+the excuse): by seat, hand size, the run's start and length, and whether
+the excuse follows (filled as met: at most 4 x 25 x 25 x 25 x 2).
+"""
 _REPLAY_REQUESTS = tuple(
     RequestedAction(seat, "CLICK", zones=_buttonZones(2), buttons=_LEFT,
                     prompt="play another deal, or stop")
@@ -581,6 +587,8 @@ class TarotGame:
                                 tuple[int, ...]] | None = None
         """((step, seat, its hand set, the set's size, the trick's list, its size), legal cards)."""
         self._shown: tuple[tuple[int, ...] | None, tuple[int, ...]] = (None, ())
+        self._scoreCopy: tuple[dict[str, JSON] | None, dict[str, JSON]] = (None, {})
+        """The last score the views were given, and their copy of it."""
         """(a discard, the trumps in it)."""
         self._newDeal()
         self._lastEvents = tuple(self._events)
@@ -867,7 +875,23 @@ class TarotGame:
             legal = self.legalCardsFor(seat)
             hand = self._sortedHand(seat)  # sorted for legalCardsFor: kept for this step
             count = len(hand)
-            if count < len(_HAND_ZONES):  # legal: some of hand, in the same order
+            if count < len(_HAND_ZONES) and legal:
+                # legal: some of hand, in the same order; most often a run of
+                # it, then maybe the excuse (the highest card: the hand's last)
+                low = bisect_left(hand, legal[0])
+                run = len(legal) - (legal[-1] == EXCUSE and len(legal) > 1)
+                if hand[low:low + run] == legal[:run] and (run == len(legal) or low + run < count):
+                    lit = (seat, count, low, run, run < len(legal))
+                    request = _CARD_REQUESTS.get(lit)
+                    if request is None:
+                        zones = _HAND_ZONES[count][low:low + run]
+                        if run < len(legal):
+                            zones += (_HAND_ZONES[count][-1],)
+                        request = _CARD_REQUESTS[lit] = RequestedAction(
+                            seat, "CLICK", zones=zones, buttons=_LEFT,
+                            prompt="click a lit card to play it")
+                    return (request,)
+            if count < len(_HAND_ZONES):
                 zones = _HAND_ZONES[count]
                 if len(legal) != count:
                     zones = tuple([zone for zone, c in zip(zones, hand) if c in legal])
@@ -983,10 +1007,16 @@ class TarotGame:
             self._shown = (discard, shownTrumps)
         score = self.lastScore
         if score is not None:
-            score = score.copy()  # as _copyScore: each list copied too
-            for key, value in score.items():
-                if isinstance(value, list):
-                    score[key] = list(value)
+            copied = self._scoreCopy
+            if copied[0] is not score:
+                # as _copyScore (each list copied too), once a deal: the views
+                # share it, never the engine's own
+                copy = score.copy()
+                for key, value in copy.items():
+                    if isinstance(value, list):
+                        copy[key] = list(value)
+                copied = self._scoreCopy = (score, copy)
+            score = copied[1]
         # positional, in the order of TarotView's fields
         return TarotView(
             seat, phase, self.dealer, self.dealNumber, self._sortedHand(seat),
