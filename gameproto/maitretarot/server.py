@@ -18,7 +18,7 @@ from twisted.logger import Logger
 
 from gameproto.engine.clock import Deadline, seconds
 from gameproto.engine.contract import JSON, Errors, Instructions, Seat
-from gameproto.engine.hub import Guest, Hub
+from gameproto.engine.hub import Guest, Hub, botName
 from gameproto.engine.record import RecordStore
 from gameproto.engine.room import Room, RoomMatchmaker
 from gameproto.engine.service import GameServer
@@ -73,7 +73,16 @@ def defaultNick(place: int) -> str:
 
 
 def botNick(place: int) -> str:
+    """The nick of a bot in ``place``: the one SEND_NICKS gives every bot's seat."""
     return f"bot{place + 1}"
+
+
+def nickOf(holder: SeatHolder) -> str:
+    """
+    The nick SEND_NICKS gives ``holder``'s seat: a bot that took a player's
+    seat over is botN there, like every bot (the record keeps "NAME (bot)").
+    """
+    return botNick(holder.seat) if isinstance(holder, LeaverSeat) else holder.name
 
 
 def leaverBot(view: TarotView, seat: Seat) -> JSON:
@@ -139,7 +148,7 @@ class TarotPlayer:
             log.info("maitretarot {nick} takes place {place} of game {id} back",
                      nick=self.nick, place=seat, id=table.id)
         self._emit(sequence.firstUpdate(
-            [h.name for h in table.holders], game.view(seat), game.publicState(),
+            [nickOf(h) for h in table.holders], game.view(seat), game.publicState(),
             instructions.asks(seat), instructions.game_state.gameover))
 
     def follow(self, table: Table, seat: Seat, instructions: Instructions) -> None:
@@ -278,8 +287,9 @@ class TarotSession(Room):
         self.server = server
 
     def nicks(self) -> list[str]:
-        """The four nicks, in place order."""
-        return [n or defaultNick(p) for p, n in enumerate(self.names())]
+        """The four nicks, in place order (as SEND_NICKS gives them)."""
+        holders = self.table.holders if self.table is not None else self.places
+        return [nickOf(h) if h is not None else defaultNick(p) for p, h in enumerate(holders)]
 
     def identified(self, holder: SeatHolder) -> None:
         """``holder`` sat down (identified): the table starts once all four have."""
@@ -295,18 +305,20 @@ class TarotSession(Room):
 
 class LeaverSeat(BotSeat):
     """
-    The bot in the seat of a player who left during a deal.  It plays the
-    deal on and answers 0 to the replay question (L{leaverBot}), unless its
-    player comes back first (L{claim}): the seat is then handed over where
-    the document's sequence can start for it (L{sequence.canJoin}), the end
-    of the deal at the latest.
+    The bot in the seat of a player who left during a deal, named after
+    that player in the record ("NAME (bot)") but botN on the wire
+    (L{nickOf}).  It plays the deal on and answers 0 to the replay question
+    (L{leaverBot}), unless its player comes back first (L{claim}): the seat
+    is then handed over where the document's sequence can start for it
+    (L{sequence.canJoin}), the end of the deal at the latest.
     """
 
     _serial = itertools.count()
 
     def __init__(self, server: TarotServer, room: TarotSession, seat: Seat,
                  leaver: SeatHolder) -> None:
-        super().__init__(leaverBot, server.clock, botNick(seat), server.settings.botDelay)
+        super().__init__(leaverBot, server.clock, botName(leaver.name, seat),
+                         server.settings.botDelay)
         self.room = room
         self.seat = seat
         self.order = next(self._serial)

@@ -15,6 +15,7 @@ from twisted.python.failure import Failure
 from twisted.test import iosim
 from hypothesis import strategies as st
 
+from gameproto.engine.record import RecordStore
 from gameproto.games.tarot import TarotView
 from gameproto.maitretarot import wire
 from gameproto.maitretarot.protocol import MaitreTarotClientProtocol
@@ -66,12 +67,14 @@ class Client(MaitreTarotClientProtocol):
 class Net:
     """A MaîtreTarot server on a Clock and clients joined to it by iosim pumps."""
 
-    def __init__(self, seed: int = 0, **settings: Any) -> None:
+    def __init__(self, seed: int = 0, store: RecordStore | None = None,
+                 **settings: Any) -> None:
         settings.setdefault("botsAfter", 1000.0)
         settings.setdefault("botDelay", 1.0)
         settings.setdefault("timeout", 60.0)
         self.clock = Clock()
-        self.server = TarotServer(TarotSettings(**settings), self.clock, rng=random.Random(seed))
+        self.server = TarotServer(TarotSettings(**settings), self.clock, store,
+                                  rng=random.Random(seed))
         self.factory = TarotServerFactory(self.server)
         self.pumps: list[iosim.IOPump] = []
 

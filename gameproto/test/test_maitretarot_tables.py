@@ -6,27 +6,50 @@ resume point and timeout can be reached exactly.
 
 from __future__ import annotations
 
+import json
 from typing import Any, cast
 
 from twisted.internet import defer
+from twisted.internet.testing import StringTransport
 from twisted.trial.unittest import SynchronousTestCase
 
 from gameproto.engine.contract import Instructions, Seat
 from gameproto.engine.record import replay
+from gameproto.engine.store import SQLiteRecordStore
 from gameproto.engine.table import BotSeat, Table
+from gameproto.enginejson.server import (
+    EngineJsonServer,
+    EngineJsonServerFactory,
+    EngineJsonSettings,
+)
 from gameproto.games import tarot
 from gameproto.games.tarot import TAROT, TarotGame, TarotView
 from gameproto.maitretarot import wire
 from gameproto.maitretarot.machine import stateName
-from gameproto.maitretarot.server import RECLAIM_RULES, TarotPlayer
+from gameproto.maitretarot.server import RECLAIM_RULES, LeaverSeat, TarotPlayer
+from gameproto.web.api import API
 
 from .tarot_helpers import Client, Net
+from .test_metrics import apiCall
 
 
 def table(net: Net, *clients: Client) -> list[Client]:
     for client in clients:
         net.join(client)
     return list(clients)
+
+
+def stored(store: SQLiteRecordStore, game: int) -> list[str]:
+    """The seats in ``game``'s row of ``store`` (what its listing shows)."""
+    (summary,) = [s for s in store.games()[0] if s.id == game]
+    return list(summary.seats)
+
+
+def apiGet(net: Net, path: str) -> Any:
+    """``GET path`` of the HTTP API on ``net``'s hub: the JSON answer."""
+    request = apiCall(API(net.server.hub), b"GET", path.encode())
+    assert request.responseCode in (None, 200), request.responseCode
+    return json.loads(b"".join(request.written))
 
 
 def four(deals: int = 1, cls: type[Client] = Client, **kw: Any) -> list[Client]:
@@ -529,6 +552,119 @@ class ReconnectTests(SynchronousTestCase):
             for client in (clients[0], clients[1], clients[3]):
                 self.assertEqual(len(client.scores), 1)
                 self.assertTrue(client.ended)
+
+
+class RecordNamesTests(SynchronousTestCase):
+    """
+    A seat a bot took over from its player keeps the player's name in the
+    record, "NAME (bot)", as in the hub's own games; MaîtreTarot's wire
+    still gives every bot's seat its botN.
+    """
+
+    def store(self) -> SQLiteRecordStore:
+        store = SQLiteRecordStore(self.mktemp())
+        self.addCleanup(store.close)
+        return store
+
+    def test_leaversUntilTheyComeBack(self) -> None:
+        """
+        p1 and p2 leave while bidding: "p1 (bot)" and "p2 (bot)" in the
+        stored record; p1 is back (same address and nick): "p1" again, and
+        its SEND_NICKS says bot3 for p2's seat.
+        """
+        class Leaver(Bidder):
+            def chooseBid(self, view: TarotView) -> Any:
+                self.hangUp()
+                return defer.Deferred()
+
+        store = self.store()
+        net = Net(seed=3, botDelay=5, store=store)
+        clients = [Bidder("p0", 2), Leaver("p1", 2), Leaver("p2", 2), Bidder("p3", 2)]
+        hosts = {"p1": "10.2.0.1", "p2": "10.2.0.2"}
+        for client in clients:
+            net.join(client, hosts.get(client.nick or ""))
+        net.run(until=lambda: clients[1].lostConnection and clients[2].lostConnection)
+        (session,) = net.server.playing
+        table = session.table
+        assert table is not None
+        self.assertIsInstance(table.holders[2], LeaverSeat)
+        self.assertEqual(stored(store, table.id), ["p0", "p1 (bot)", "p2 (bot)", "p3"])
+        back = Bidder("p1", 2)
+        net.join(back, hosts["p1"])
+        net.run()
+        self.assertEqual(back.seat, 1)
+        self.assertEqual(back.nicks, ["p0", "p1", "bot3", "p3"])
+        self.assertEqual(len(back.scores), 1)
+        self.assertEqual(clients[0].nicks, ["p0", "p1", "p2", "p3"])
+        record = store.get(table.id)
+        assert record is not None
+        self.assertTrue(record.isFinished)
+        self.assertEqual(record.seats, ["p0", "p1", "p2 (bot)", "p3"])
+
+    def test_botsFromTheStartKeepTheirNames(self) -> None:
+        """Bots that filled the table are botN; the seat solo left is "solo (bot)"."""
+        class Leaver(Client):
+            def chooseCard(self, view: TarotView) -> Any:
+                self.hangUp()
+                return defer.Deferred()
+
+        store = self.store()
+        net = Net(seed=3, botsAfter=0, store=store)
+        solo = Leaver("solo")
+        net.join(solo)
+        net.run()
+        self.assertTrue(solo.lostConnection)
+        self.assertEqual(solo.nicks, ["solo", "bot2", "bot3", "bot4"])
+        ((summary,), _) = store.games()
+        record = store.get(summary.id)
+        assert record is not None
+        self.assertTrue(record.isFinished)
+        self.assertEqual(record.seats, ["solo (bot)", "bot2", "bot3", "bot4"])
+
+    def test_pagePlayerLeaves(self) -> None:
+        """
+        A page's player (the engine JSON protocol) queued at a MaîtreTarot
+        table leaves during the deal: the HTTP API names its seat
+        "alice (bot)" while the deal goes on and once it is over; the
+        MaîtreTarot clients' nicks are those of the start.
+        """
+        store = self.store()
+        net = Net(seed=3, store=store)
+        factory = EngineJsonServerFactory(EngineJsonServer(EngineJsonSettings(),
+                                                           hub=net.server.hub))
+        page = factory.buildProtocol(None)
+        assert page is not None
+        transport = StringTransport()
+        page.makeConnection(transport)
+
+        def send(message: dict[str, Any]) -> None:
+            page.dataReceived(json.dumps(message).encode() + b"\n")
+
+        def told(kind: str) -> list[dict[str, Any]]:
+            messages = [json.loads(line) for line in transport.value().splitlines()]
+            return [m for m in messages if m["type"] == kind]
+
+        clients = [Client("p0"), Client("p1"), Client("p2")]
+        for client in clients[:2]:
+            net.join(client)
+        send({"type": "queue", "engine": "tarot", "name": "alice"})
+        net.join(clients[2])
+        (seated,) = told("seated")
+        game = seated["game"]
+        self.assertEqual((seated["player"], seated["players"]), (3, ["p0", "p1", "alice", "p2"]))
+        send({"type": "leave"})
+        self.assertEqual(len(told("left")), 1)
+        self.assertEqual(apiGet(net, f"/api/games/{game}")["seats"],
+                         ["p0", "p1", "alice (bot)", "p2"])
+        self.assertEqual(stored(store, game), ["p0", "p1", "alice (bot)", "p2"])
+        net.run()
+        self.assertTrue(all(len(c.scores) == 1 and c.ended for c in clients))
+        self.assertEqual([c.nicks for c in clients], [["p0", "p1", "alice", "p2"]] * 3)
+        shown = apiGet(net, f"/api/games/{game}")
+        self.assertEqual((shown["status"], shown["seats"]),
+                         ("finished", ["p0", "p1", "alice (bot)", "p2"]))
+        self.assertEqual(apiGet(net, f"/api/games/{game}/record")["seats"],
+                         ["p0", "p1", "alice (bot)", "p2"])
 
 
 class ServerStateTests(SynchronousTestCase):
