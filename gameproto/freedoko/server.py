@@ -38,7 +38,7 @@ from twisted.logger import Logger
 
 from gameproto.engine.clock import Deadline, seconds
 from gameproto.engine.contract import JSON, Errors, Event, Instructions, Seat
-from gameproto.engine.hub import Guest, GuestSeat, Hub
+from gameproto.engine.hub import BOT_SUFFIX, Guest, GuestSeat, Hub, isBotName
 from gameproto.engine.record import RecordStore
 from gameproto.engine.room import Room, RoomMatchmaker
 from gameproto.engine.service import GameServer
@@ -102,8 +102,19 @@ class FreeDokoSettings:
 
 
 def botName(seat: Seat) -> str:
-    """The name of the server's bot in ``seat`` (restored games see bots by the prefix)."""
+    """
+    The name of the server's bot in ``seat``, the one ``player p: name``
+    lines give every bot's seat (restored games see bots by the prefix).
+    """
     return f"bot{seat}"
+
+
+def leaverBotName(leaver: str, seat: Seat) -> str:
+    """
+    The recorded name of a bot that takes ``seat`` over from the player
+    ``leaver``: that name with " (bot)", so that records keep who sat there.
+    """
+    return leaver + BOT_SUFFIX if leaver and not isBotName(leaver) else botName(seat)
 
 
 # -- the rules block ---------------------------------------------------------------
@@ -510,8 +521,7 @@ class FreeDokoChild:
         room = self.room
         assert room is not None
         self.protocol.seated(place)
-        names = [name or botName(p) for p, name in enumerate(room.names())]
-        self._handshake(place, names)
+        self._handshake(place, room.playerNames())
         room.markReady(self)
 
     def rejoin(self, place: int) -> None:
@@ -519,8 +529,7 @@ class FreeDokoChild:
         assert room is not None
         log.info("freedoko {name} is back for player {seat}", name=self.name, seat=place)
         self.protocol.seated(place)
-        names = [name or botName(p) for p, name in enumerate(room.names())]
-        self._handshake(place, names)
+        self._handshake(place, room.playerNames())
         room.comeBack(place, self)
 
     def reject(self, reason: str) -> None:
@@ -532,7 +541,7 @@ class FreeDokoChild:
         room = self.room
         assert room is not None
         self.inParty = True
-        names = [h.name for h in table.holders]
+        names = room.playerNames()
         if not resumed:
             self.translator = Translator()
             self.taken = 0
@@ -664,11 +673,15 @@ class FreeDokoChild:
 
 
 class FreeDokoBot(BotSeat):
-    """A server bot at a FreeDoko table: it waits for the ``trick taken`` barrier."""
+    """
+    A server bot at a FreeDoko table: it waits for the ``trick taken``
+    barrier.  Its ``name`` is the record's (``leaverBotName`` for a seat it
+    took over from a player); the children are told L{botName} for it.
+    """
 
-    def __init__(self, room: FreeDokoRoom, seat: Seat) -> None:
+    def __init__(self, room: FreeDokoRoom, seat: Seat, name: str | None = None) -> None:
         settings = room.server.settings
-        super().__init__(doppelkopfBot, room.clock, botName(seat), settings.botDelay)
+        super().__init__(doppelkopfBot, room.clock, name or botName(seat), settings.botDelay)
         self.room = room
 
     def _play(self, table: Table, seat: Seat, turn: int) -> None:
@@ -699,6 +712,16 @@ class FreeDokoRoom(Room):
         self._watcher = Translator()
         self.returning: dict[Seat, FreeDokoChild] = {}
         """Children back for the seat they left, until the next game opens."""
+
+    def playerNames(self) -> list[str]:
+        """
+        The four names the children are told in ``player p: name`` lines, by
+        place before the start and by seat after it: a bot's is L{botName}
+        (whoever's seat it took over), an empty place's too.
+        """
+        holders = self.table.holders if self.table is not None else self.places
+        return [botName(p) if h is None or isinstance(h, FreeDokoBot) else h.name
+                for p, h in enumerate(holders)]
 
     @property
     def tricksTold(self) -> int:
@@ -892,8 +915,11 @@ class FreeDokoServer(GameServer[FreeDokoSettings]):
     # -- RoomOwner -----------------------------------------------------------------
 
     def newBot(self, room: Room, place: int) -> BotSeat:
+        """A bot for an empty place, or for the seat a player left (named after it)."""
         assert isinstance(room, FreeDokoRoom)
-        return FreeDokoBot(room, place)
+        if room.table is None:
+            return FreeDokoBot(room, place)
+        return FreeDokoBot(room, place, leaverBotName(room.table.record.seats[place], place))
 
     def started(self, room: Room, table: Table) -> None:
         assert isinstance(room, FreeDokoRoom)

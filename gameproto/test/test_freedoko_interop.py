@@ -21,7 +21,12 @@ from gameproto.engine.contract import Instructions
 from gameproto.engine.record import GameRecord
 from gameproto.freedoko import wire
 from gameproto.freedoko.protocol import FreeDokoServerProtocol
-from gameproto.freedoko.server import FreeDokoServer, FreeDokoServerFactory, FreeDokoSettings
+from gameproto.freedoko.server import (
+    FreeDokoBot,
+    FreeDokoServer,
+    FreeDokoServerFactory,
+    FreeDokoSettings,
+)
 from gameproto.games.doppelkopf import DOPPELKOPF, DoppelkopfParty
 from gameproto.test.freedoko_real import RealFreeDoko, findBinary, spawnFreeDoko
 
@@ -232,13 +237,15 @@ class InteropTests(TestCase):
         seat = next(c.child.seat for c in connections if c.child.childName == "Anna")
         await first.stop()
         await task.deferLater(_reactor, 0.5, lambda: None)
-        self.assertEqual(table.holders[seat].name, f"bot{seat}")
+        self.assertIsInstance(table.holders[seat], FreeDokoBot)
+        self.assertEqual(table.record.seats[seat], "Anna (bot)")
         (again,) = self.children(port, ["Anna"])
         record = await self.party(server, [other, again], 120)
         self.assertIsNone(record.error)
         back = connections[-1]
         self.assertEqual(back.child.childName, "Anna")
         self.assertEqual(back.child.seat, seat)
+        self.assertEqual(record.seats[seat], "Anna")
         ours = back.parentSent(wire.TrickFull)
         self.assertGreaterEqual(len(ours), 12)
         self.assertEqual(back.childSent(wire.TrickFull), ours)

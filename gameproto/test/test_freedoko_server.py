@@ -6,6 +6,7 @@ refusals, every timeout, a child leaving and coming back, the plugin.
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -19,7 +20,8 @@ from twisted.trial.unittest import SynchronousTestCase
 
 from gameproto.engine.contract import JSON
 from gameproto.engine.hub import Hub
-from gameproto.engine.record import MemoryRecordStore
+from gameproto.engine.record import MemoryRecordStore, RecordStore
+from gameproto.engine.store import SQLiteRecordStore
 from gameproto.engine.table import Table
 from gameproto.freedoko import wire
 from gameproto.freedoko.machine import stateName
@@ -39,8 +41,10 @@ from gameproto.freedoko.server import (
 from gameproto.games import doppelkopf
 from gameproto.games.doppelkopf import Rules, dealHands, doppelkopfBot
 from gameproto.net import Limits
+from gameproto.web.api import API
 
 from .test_connect4_server import LogCapture
+from .test_metrics import apiCall
 
 RULES = "number of rounds limited = true\nnumber of rounds = 1\n"
 
@@ -106,9 +110,9 @@ def wireAction(seat: int, action: JSON) -> wire.Message:
 class Harness:
     """Our parent on a Clock, children connected by hand."""
 
-    def __init__(self, seed: int = 5, **knobs: Any) -> None:
+    def __init__(self, seed: int = 5, store: RecordStore | None = None, **knobs: Any) -> None:
         self.clock = Clock()
-        self.store = MemoryRecordStore()
+        self.store = store if store is not None else MemoryRecordStore()
         hub = Hub(self.clock, self.store, random.Random(seed), limits=Limits(messageRate=0))
         self.server = FreeDokoServer(FreeDokoSettings(**{"rules": RULES, **knobs}), hub=hub)
         self.factory = FreeDokoServerFactory(self.server)
@@ -544,6 +548,48 @@ class PartyTests(SynchronousTestCase):
         self.assertTrue(table.finished)
         self.assertIsNone(table.record.error)
 
+    def test_leaverNamedInTheRecord(self) -> None:
+        """
+        The stored record names a seat a child left "NAME (bot)" (a bot there
+        from the start keeps its botN) until the child takes it back; the
+        children are still told botN for it, as for every bot.
+        """
+        store = SQLiteRecordStore(self.mktemp())
+        self.addCleanup(store.close)
+        harness = Harness(store=store, botDelay=0.0)
+        anna, bert, cleo = (harness.child(name) for name in ("Anna", "Bert", "Cleo"))
+        harness.clock.advance(30.0)
+        table = harness.table()
+        self.assertEqual([anna.seat, bert.seat, cleo.seat], [0, 1, 2])
+
+        def stored() -> list[str]:
+            """The seats in the game's row of the store (what its listing shows)."""
+            (summary,) = [s for s in store.games()[0] if s.id == table.id]
+            return list(summary.seats)
+
+        self.assertEqual(stored(), ["Anna", "Bert", "Cleo", "bot3"])
+        self.playUntilAsked(harness, anna, doppelkopf.PLAYING, (bert, cleo))
+        bert.lose()
+        cleo.lose()
+        self.assertEqual(stored(), ["Anna", "Bert (bot)", "Cleo (bot)", "bot3"])
+        back = harness.child("Bert")
+        self.assertEqual(back.read(), [wire.ServerHello()] + handshake(
+            1, ["Anna", "bot1", "bot2", "bot3"]))
+        for _ in range(20000):
+            harness.answer(anna)
+            if table.holders[1] is back.protocol.child:
+                break
+            move = harness.move(anna)
+            if move is not None:
+                anna.send(move)
+            harness.clock.advance(0.01)
+        self.assertEqual(stored(), ["Anna", "Bert", "Cleo (bot)", "bot3"])
+        self.assertEqual(back.read()[:3], [
+            wire.PlayerName(0, "Anna"), wire.PlayerName(2, "bot2"), wire.PlayerName(3, "bot3")])
+        harness.play([anna, back])
+        self.assertTrue(table.finished)
+        self.assertEqual(stored(), ["Anna", "Bert", "Cleo (bot)", "bot3"])
+
     def test_reclaimTooLate(self) -> None:
         """A child back for a party that ends before the next game opens is closed."""
         harness, (anna, bert) = self.start("Anna", "Bert")
@@ -696,6 +742,33 @@ class GuestTests(SynchronousTestCase):
         self.assertTrue(table.finished)
         self.assertIsNone(table.record.error)
         self.assertEqual(anna.log.count(wire.PartyFinish()), 1)
+
+    def test_guestLeaves(self) -> None:
+        """
+        A guest who leaves the party: a bot plays on under its name with
+        " (bot)" in the record (the HTTP API's too); the children are not
+        told of it.
+        """
+        harness = Harness()
+        guest = FakeGuest()
+        harness.server.hub.matchmakers["doppelkopf"].enqueue(guest)
+        anna = harness.child("Anna")
+        harness.clock.advance(30.0)
+        table = harness.table()
+        self.assertEqual(table.record.seats, ["Web", "Anna", "bot2", "bot3"])
+        harness.answer(anna)
+        harness.server.hub.vacate(table, guest.seat)
+        self.assertIsInstance(table.holders[guest.seat], FreeDokoBot)
+        self.assertEqual(harness.answer(anna), [])
+        shown = apiCall(API(harness.server.hub), b"GET", b"/api/games/%d" % table.id)
+        self.assertEqual(shown.responseCode or 200, 200)
+        self.assertEqual(json.loads(b"".join(shown.written))["seats"],
+                         ["Web (bot)", "Anna", "bot2", "bot3"])
+        harness.play([anna])
+        self.assertTrue(table.finished)
+        record = harness.store.get(table.id)
+        assert record is not None
+        self.assertEqual(record.seats, ["Web (bot)", "Anna", "bot2", "bot3"])
 
     def test_guestRefusedWhenFull(self) -> None:
         harness = Harness(maxTables=1)
