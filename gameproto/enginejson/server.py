@@ -26,7 +26,7 @@ from gameproto.engine.contract import (
     Seat,
     seatColours,
 )
-from gameproto.engine.hub import Hub
+from gameproto.engine.hub import BOT_SUFFIX, Hub
 from gameproto.engine.record import RecordStore
 from gameproto.engine.registry import EngineRegistry
 from gameproto.engine.service import GameServer
@@ -341,6 +341,8 @@ def endReason(table: Table, text: str | None) -> str | None:
             and actions[-1].seat == resigned[0]:
         seat, why = resigned
         name = table.record.seats[seat] if seat < len(table.record.seats) else f"player {seat + 1}"
+        # A bot that took a leaver's seat is resigned for the person who left it.
+        name = name.removesuffix(BOT_SUFFIX) or name
         return _RESIGNED.get(why, _RESIGNED["resigned"]).format(name=name)
     return text
 

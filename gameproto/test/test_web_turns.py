@@ -11,6 +11,7 @@ import re
 
 from twisted.trial.unittest import SynchronousTestCase
 
+from gameproto.engine.record import RecordedAction
 from gameproto.enginejson.server import endReason
 from gameproto.test.test_enginejson import Harness, connect4Client
 
@@ -73,6 +74,22 @@ class EndReasonTests(SynchronousTestCase):
         watcher.send({"type": "watch", "game": game})
         client.send({"type": "leave"})  # type: ignore[attr-defined]
         self.assertEqual(watcher.last("ended")["reason"], "alice left the game")
+
+    def test_leaverBot(self) -> None:
+        """A bot holding a leaver's seat ("alice (bot)") resigns it in her name."""
+        harness = Harness(timeout=30)
+        client = harness.connect()
+        client.send({"type": "create", "engine": "connect4", "init": {}, "bots": [2],
+                     "name": "alice"})
+        table = harness.hosted(client.last("seated")["game"])
+        # As a room's table records a leaver's seat taken by a bot, then the
+        # bot's resignation when no person is left at the table.
+        table.record.seats[0] = "alice (bot)"
+        table.record.actions.append(RecordedAction(0, None, 0.0, "resign"))
+        table.lastResignation = (0, "left")
+        self.assertEqual(endReason(table, None), "alice left the game")
+        table.record.seats[0] = "bot1"
+        self.assertEqual(endReason(table, None), "bot1 left the game")
 
     def test_engineWords(self) -> None:
         """Without a resignation, the engine's words: four in a row."""
