@@ -102,17 +102,18 @@ class Connect4Player:
         if table is not self.table:
             return
         machine = self.machine
-        turnTold = False
+        moved = False
         for event in instructions.events:
             kind = event.kind
             if kind == "move":
+                moved = True
                 # This player's own move: its submission heard the verdict.
                 if event.seat != seat:
                     machine.opponentMoved(event.data)  # this player's turn, too
-                    turnTold = True
             elif kind == "end":
                 machine.gameEnded(event.data)
-        if not turnTold and not instructions.game_state.gameover and instructions.asks(seat):
+        # After a move, turns alternate: only the game's start asks this way.
+        if not moved and not instructions.game_state.gameover and instructions.asks(seat):
             machine.yourTurn()
 
     def timedOut(self, table: Table, seat: Seat) -> None:
