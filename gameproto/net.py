@@ -28,7 +28,7 @@ from twisted.internet.protocol import Protocol, ServerFactory, connectionDone
 from twisted.internet.tcp import Connection as TCPConnection
 from twisted.logger import Logger
 from twisted.python.failure import Failure
-from zope.interface import implementer
+from zope.interface import Interface, implementer
 
 from gameproto._compat import pendingWriteBytes
 from gameproto.metrics import Metrics, metricsOf
@@ -328,6 +328,13 @@ def connectionLimits(factory: object) -> tuple[Limits | None, IReactorTime | Non
     return None, None
 
 
+class IMessageTransport(Interface):
+    """
+    A transport whose every C{write} is one message of its own (a
+    WebSocket's): writes to it are never joined into one.
+    """
+
+
 @implementer(IPushProducer)
 class WireProtocol(Protocol):
     """
@@ -475,9 +482,17 @@ class WireProtocol(Protocol):
         transport.write(data)
 
     def releaseWrites(self) -> None:
-        """The outbox's commit is done: send what waited for it, as one write."""
+        """
+        The outbox's commit is done: send what waited for it, as one write
+        on a byte stream; one by one where each write is a message.
+        """
         outgoing, self._outgoing = self._outgoing, None
-        if outgoing:
+        if not outgoing:
+            return
+        if IMessageTransport.providedBy(self.transport):
+            for data in outgoing:
+                self.writeData(data)
+        else:
             self.writeData(b"".join(outgoing))
 
     def discardWrites(self, reason: str) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
 from twisted.trial.unittest import SynchronousTestCase
+from zope.interface import directlyProvides
 
 from gameproto import tap
 from gameproto.engine.hub import Hub
@@ -21,6 +22,7 @@ from gameproto.engine.outbox import Outbox
 from gameproto.engine.store import SQLiteRecordStore
 from gameproto.enginejson.protocol import EngineJsonServerProtocol
 from gameproto.enginejson.server import EngineJsonServer, EngineJsonServerFactory
+from gameproto.net import IMessageTransport
 
 from gameproto.test.hardening_helpers import LogCapture
 
@@ -145,6 +147,21 @@ class BatchedCommitTests(SynchronousTestCase):
         kinds = [json.loads(line)["type"] for line in writes[0].splitlines()]
         self.assertEqual(kinds, ["instructions", "left"])
         self.assertEqual(setup.committedActions(game), 1)
+
+    def test_messagesStayMessages(self) -> None:
+        """
+        On a transport whose every write is a message (a WebSocket's), what
+        waited for the commit goes out as the messages it was, in order.
+        """
+        setup = Setup(self)
+        alice, bob, game = setup.game()
+        writes: list[bytes] = []
+        directlyProvides(bob.transport, IMessageTransport)
+        bob.transport.write = writes.append  # type: ignore[method-assign]
+        alice.click()
+        bob.send({"type": "leave"})
+        setup.hub.outbox.flush()
+        self.assertEqual([json.loads(w)["type"] for w in writes], ["instructions", "left"])
 
     def test_closingSendsAfterTheCommit(self) -> None:
         """A connection closed while its writes wait: the commit, then them, then the close."""

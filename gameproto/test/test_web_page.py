@@ -997,6 +997,8 @@ class CarcassonneTests(BrowserTestCase):
             waitPhase(page, "place")
             self.assertGreaterEqual(self.moves(game), 10)
             self.assertEqual(page.locator("#errors li.error").count(), 0)
+            from gameproto.test.test_web_play import shot
+            page.locator("#game").screenshot(path=shot(self, "web-carcassonne-playing.png"))
             # A click where the tile cannot go is refused with what is asked.
             zones = clickZones(page)
             spot = next((x, y) for x in range(2, 400, 7) for y in range(2, 300, 7)
@@ -1034,6 +1036,8 @@ class CarcassonneTests(BrowserTestCase):
                 self.assertLessEqual(turns, 36)  # 71 tiles, the bot placing every other one
             self.assertEqual(boardState(page), "gameover", page.text_content("#status"))
             page.wait_for_selector("#scores[data-final=true]")
+            from gameproto.test.test_web_play import shot
+            page.locator("#game").screenshot(path=shot(self, "web-carcassonne-over.png"))
             return (game, turns, scoresShown(page), page.text_content("#board svg") or "",
                     page.text_content("#status") or "",
                     page.locator("#errors li.error").all_text_contents(), self.moves(game))
@@ -1121,6 +1125,8 @@ class CarcassonneTests(BrowserTestCase):
                 size = button.bounding_box()
                 self.assertGreaterEqual(min(size["width"], size["height"]), 44)
             self.assertIn("(N)", page.text_content("#board svg") or "")
+            from gameproto.test.test_web_play import shot
+            page.screenshot(path=shot(self, "web-phone-carcassonne.png"))
             page.click("#keys button.key[data-key=R]")
             page.wait_for_function("() => !document.querySelector('#board svg').textContent.includes('(N)')")
             while not squareZones(page):  # till the tile fits somewhere

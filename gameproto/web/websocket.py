@@ -33,12 +33,14 @@ from twisted.web.websocket import (
     WebSocketTransport,
 )
 from wsproto.utilities import LocalProtocolError
+from zope.interface import implementer
 
 from gameproto._compat import afterChannelData, pendingMessageBytes
 from gameproto.metrics import Metrics, refused
 from gameproto.net import (
     ConnectionSource,
     FaultSink,
+    IMessageTransport,
     Limits,
     TokenBucket,
     connectionLimits,
@@ -65,6 +67,7 @@ class MessageProtocol(Protocol):
         ...
 
 
+@implementer(IMessageTransport)
 class MessageTransport:
     """
     The transport a hosted protocol sees: each C{write} is one WebSocket
