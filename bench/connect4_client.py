@@ -215,7 +215,8 @@ def _swarmMain(argv: list[str]) -> None:
     rng = random.Random(options.seed)
     poller = select.epoll()
     byFd: dict[int, list[Any]] = {}
-    # A player: [index, socket, buffer, seat, opponent index, heights, inited, partner(echo)]
+    # A player: [index, socket, buffer, seat, opponent index, heights, inited, partner (echo),
+    # exchanged (echo), its move is due (a thinking player's timer may play it)]
     players: list[list[Any]] = []
     latencies = array.array("d")
     counts = {"moves": 0, "games": 0, "inits": 0, "connected": 0, "unexpected_closes": 0,
@@ -269,6 +270,7 @@ def _swarmMain(argv: list[str]) -> None:
     def later(player: list[Any]) -> None:
         nonlocal sequence
         sequence += 1
+        player[9] = True  # until the move is played, or the game ends first
         heapq.heappush(timers, (clock() + think, sequence, player))
 
     def received(player: list[Any], data: bytes) -> None:
@@ -320,6 +322,7 @@ def _swarmMain(argv: list[str]) -> None:
                 now = clock()
                 if player[3] == 0 and windowStart <= now <= windowEnd:
                     counts["games"] += 1
+                player[9] = False  # a move still thought about is not played
                 send(player, JOIN_QUEUE)
             elif kind == 0x32:  # GAME_START
                 end = buffer.find(b"\r\n", used + 2)
@@ -375,7 +378,7 @@ def _swarmMain(argv: list[str]) -> None:
     poller.register(stdin, select.EPOLLIN)
     pending = b""
     for index in range(options.first, options.first + options.count):
-        player: list[Any] = [index, None, b"", 0, 0, [0] * WIDTH, False, None, False]
+        player: list[Any] = [index, None, b"", 0, 0, [0] * WIDTH, False, None, False, False]
         players.append(player)
     if echo:
         for a, b in zip(players[::2], players[1::2]):
@@ -443,7 +446,8 @@ def _swarmMain(argv: list[str]) -> None:
             break
         while timers and timers[0][0] <= now:
             _, _, player = heapq.heappop(timers)
-            if player[1] is not None:
+            if player[1] is not None and player[9]:
+                player[9] = False
                 move(player)
         wait = min(stopAt - now, 0.05)
         if timers:
