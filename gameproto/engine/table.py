@@ -391,6 +391,8 @@ class Table:
 
     def timeLeft(self, seat: Seat) -> float | None:
         """Seconds left on ``seat``'s clock, None when it does not run."""
+        if seat not in self._waiting:
+            return None  # (its clock may have lapsed without being stopped: see _advance)
         return self._clocks[seat].remaining()
 
     def playFor(self, seat: Seat, bot: Bot) -> Outcome:
@@ -420,11 +422,12 @@ class Table:
             self.record.scores = list(outcome.game_state.scores)
             self.store.gameFinished(self.record)
         else:
-            for seat in range(len(self.holders)):
-                if seat in self._waiting:
-                    self._startClock(seat)
-                else:
-                    self._clocks[seat].cancel()
+            # The clock of a seat no longer asked is left to lapse, not
+            # stopped: its expiry is ignored (_expired), and when the seat is
+            # asked again the same pending call is pushed back, so that a
+            # move costs the reactor no call cancelled and none scheduled.
+            for seat in self._waiting:
+                self._startClock(seat)
         self._publish(outcome)
 
     def _startClock(self, seat: Seat) -> None:
@@ -437,6 +440,8 @@ class Table:
             self.restartClock(seat, seconds)
 
     def _expired(self, seat: Seat) -> None:
+        if seat not in self._waiting or self.finished:
+            return  # the lapsed clock of a seat not asked now
         turn = self.turn
         holder = self.holders[seat]
         self._expiring = seat

@@ -257,6 +257,38 @@ class TableTests(SynchronousTestCase):
         self.assertEqual((table.timeLeft(0), table.timeLeft(1)), (10, None))
         self.assertEqual((a.timeouts, b.timeouts), ([], []))
 
+    def test_clocksReusedMoveAfterMove(self) -> None:
+        """
+        A move neither cancels a pending call nor schedules a new one: the
+        clock of the seat that moved lapses, the next seat's is pushed back.
+        """
+        a, b = Holder("a", timeout=10), Holder("b", timeout=10)
+        table = makeTable([a, b], self.clock)
+        table.start()
+        table.act(0, 0)
+        calls = self.clock.getDelayedCalls()
+        self.assertEqual(len(calls), 2)
+        for column in (1, 0, 1, 0, 1):
+            table.act(boardOf(table).turn, column)
+            self.clock.advance(1)
+        self.assertEqual(set(map(id, self.clock.getDelayedCalls())), set(map(id, calls)))
+        self.assertEqual(table.timeLeft(table.engine.board.turn), 9)
+
+    def test_lapsedClockIsNoTimeout(self) -> None:
+        """The clock of a seat that moved runs out unheeded while the other seat thinks."""
+        a, b = Holder("a", timeout=1), Holder("b", timeout=100)
+        table = makeTable([a, b], self.clock)
+        table.start()
+        table.act(0, 3)
+        self.clock.advance(50)
+        self.assertEqual((a.timeouts, b.timeouts), ([], []))
+        self.assertEqual((table.timeLeft(0), table.timeLeft(1)), (None, 50))
+        self.assertFalse(table.finished)
+        table.act(1, 3)
+        self.assertEqual(table.timeLeft(0), 1)
+        self.clock.advance(1)
+        self.assertEqual(a.timeouts, [(0, 51)])
+
     def test_noLimit(self) -> None:
         """A holder without a time limit is never timed out."""
         a, b = Holder("a"), Holder("b")
