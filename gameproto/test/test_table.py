@@ -272,7 +272,7 @@ class TableTests(SynchronousTestCase):
             table.act(boardOf(table).turn, column)
             self.clock.advance(1)
         self.assertEqual(set(map(id, self.clock.getDelayedCalls())), set(map(id, calls)))
-        self.assertEqual(table.timeLeft(table.engine.board.turn), 9)
+        self.assertEqual(table.timeLeft(boardOf(table).turn), 9)
 
     def test_lapsedClockIsNoTimeout(self) -> None:
         """The clock of a seat that moved runs out unheeded while the other seat thinks."""
