@@ -45,6 +45,16 @@ class MessageStreamProtocol(WireProtocol):
         raise NotImplementedError
 
     def dataReceived(self, data: bytes) -> None:
+        if len(data) == 4 and data[0] == 0x33 and data[2:] == wire.CRLF and \
+                not self._parser.buffered and wire.PlayMove in self.expectedMessages():
+            # One whole PLAY_MOVE and nothing before it (every move, most
+            # often): what the loop below does, without the buffer.
+            if not self.reading(4):
+                self._parser.feed(data)  # closing, or its token waits: as below
+                return
+            self.messageReceived(wire.PLAY_MOVES[data[1]])
+            self.reading(0)
+            return
         self._parser.feed(data)
         while self.reading(self._parser.buffered):
             message = self._parser.next(self.expectedMessages())

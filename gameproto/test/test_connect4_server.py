@@ -5,14 +5,23 @@ Clock, and the exact bytes the document gives.
 
 from __future__ import annotations
 
-from typing import cast
+import random
+from typing import Any, cast
 
+from hypothesis import given, settings, strategies as st
+from twisted.internet.address import IPv4Address
+from twisted.internet.task import Clock
+from twisted.internet.testing import StringTransport
 from twisted.logger import ILogObserver, LogEvent, globalLogPublisher
 from twisted.trial.unittest import SynchronousTestCase
 
+from gameproto.connect4 import wire
+from gameproto.connect4.server import Connect4Server, Connect4ServerFactory, Connect4Settings
 from gameproto.engine.contract import GameEngine
-from gameproto.engine.record import replay
+from gameproto.engine.hub import Hub
+from gameproto.engine.record import MemoryRecordStore, replay
 from gameproto.games.connect4 import ENGINE, Board, Connect4Game
+from gameproto.net import Limits
 
 from .connect4_helpers import Client, Harness
 
@@ -551,3 +560,54 @@ class FootprintTests(SynchronousTestCase):
     def test_playerHasNoDict(self) -> None:
         client = Harness().connect(b"alice")
         self.assertFalse(hasattr(client.protocol.player, "__dict__"))
+
+
+class ReadingShortcutTests(SynchronousTestCase):
+    """
+    A chunk that is one whole PLAY_MOVE skips the receive buffer: the
+    messages read, and the fair share they keep to, are those of the plain
+    reading, whatever the chunks.
+    """
+
+    def recorder(self, limits: Limits | None = None) -> tuple[Any, list[wire.Message], Clock]:
+        clock = Clock()
+        hub = Hub(clock, MemoryRecordStore(), random.Random(0), limits=limits or Limits())
+        factory = Connect4ServerFactory(Connect4Server(Connect4Settings(), clock, hub=hub))
+        protocol: Any = factory.buildProtocol(IPv4Address("TCP", "127.0.0.1", 4000))
+        protocol.makeConnection(StringTransport())
+        received: list[wire.Message] = []
+        protocol.messageReceived = received.append
+        return protocol, received, clock
+
+    @settings(max_examples=200)
+    @given(st.lists(st.one_of(
+        st.integers(0, 255).map(wire.PlayMove),
+        st.just(wire.JoinQueue()),
+        st.binary(min_size=1, max_size=16).filter(lambda n: b"\r\n" not in n).map(wire.Connect),
+    ), max_size=12), st.data())
+    def test_sameMessagesWhateverTheChunks(self, messages: list[wire.Message],
+                                           data: st.DataObject) -> None:
+        protocol, received, _ = self.recorder(Limits(messageRate=0))
+        pieces = [wire.serialize(m) for m in messages]
+        stream = b"".join(pieces)
+        # Cut at message boundaries (the shortcut's case) and anywhere else.
+        bounds = [0]
+        for piece in pieces:
+            bounds.append(bounds[-1] + len(piece))
+        cuts = sorted(set(data.draw(st.lists(
+            st.sampled_from(bounds) | st.integers(0, len(stream)), max_size=20))))
+        last = 0
+        for cut in cuts + [len(stream)]:
+            protocol.dataReceived(stream[last:cut])
+            last = cut
+        self.assertEqual(received, messages)
+
+    def test_fairShareKept(self) -> None:
+        """A PLAY_MOVE without its token waits for the refill, as any message does."""
+        protocol, received, clock = self.recorder(Limits(messageRate=1, messageBurst=1))
+        protocol.dataReceived(b"3\x02\r\n")
+        protocol.dataReceived(b"3\x04\r\n")
+        self.assertEqual(received, [wire.PlayMove(2)])
+        self.assertTrue(protocol.readingPaused)
+        clock.advance(1)
+        self.assertEqual(received, [wire.PlayMove(2), wire.PlayMove(4)])
