@@ -398,6 +398,8 @@ class CarcassonneGame:
         self.rulesGone = False
         """Whether the rules stopped following the board (a relayed move broke them)."""
         self._deadline = Deadline(server.clock)
+        self._begun = False
+        """Whether the turn machine heard the table's first news (``begin``)."""
         self.turn: TurnInputs = TurnMachine(self)
 
     # -- who ---------------------------------------------------------------------
@@ -419,7 +421,9 @@ class CarcassonneGame:
     # -- what the connections and the table say -----------------------------------
 
     def update(self, table: Table, seat: None, instructions: Instructions) -> None:
-        self.turn.begin()
+        if not self._begun:  # the table's first news: every state after ignores begin
+            self._begun = True
+            self.turn.begin()
         # Every engine says a move was made with a "move" event, whoever made
         # it (a client's MOVE, a bot, a guest's steps on the page).
         for event in instructions.events:
@@ -553,8 +557,8 @@ class CarcassonneGame:
         for other, player in self.connections(but=seat):
             player.send(line)
             awaiting.add(other)
-        if not self.rulesGone and not rulesFollow(self.table) and isinstance(
-                self.table.engine, RelayedGame):
+        if isinstance(self.table.engine, RelayedGame) and not self.rulesGone \
+                and not rulesFollow(self.table):
             self.rulesStopped()
         return frozenset(awaiting)
 

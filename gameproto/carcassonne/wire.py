@@ -10,6 +10,7 @@ L{Malformed} value, which the server answers with NOOP.
 
 from __future__ import annotations
 
+import re
 from typing import Final, Iterator
 
 import attrs
@@ -202,12 +203,41 @@ def _atoms(line: bytes) -> list[Atom] | Malformed:
     return atoms
 
 
+_BARE_LINES: dict[bytes, Message] = {name.encode(): cls() for name, cls in _BARE.items()}
+"""The bare messages' lines and each one's message (they are all alike)."""
+_MOVE_LINE = re.compile(rb"MOVE ([0-9]{1,10}) \(([^()\\]*)\) ([0-9]{1,10}) ([0-9]{1,10})"
+                        rb" \(([^()\\]*)\) \(([^()\\]*)\) ([0-9]{1,10})")
+"""A MOVE whose strings hold no escape, as clients write them."""
+
+
 def parse(line: bytes) -> Message | Malformed:
     """One message from one line (without its LF); total on any bytes."""
     if len(line) > LINE_LIMIT:
         return Malformed("line too long")
     if line.endswith(b"\r"):
         line = line[:-1]
+    # The lines a game is made of, read at once; any other line, or one of
+    # these that breaks a rule, is read atom by atom below.
+    bare = _BARE_LINES.get(line)
+    if bare is not None:
+        return bare
+    match = _MOVE_LINE.fullmatch(line)
+    if match is not None:
+        n, tile, x, y, orientation, pawn, token = match.groups()
+        numbers = int(n), int(x), int(y), int(token)
+        if max(numbers) <= INT_MAX:
+            try:
+                strings = tile.decode(), orientation.decode(), pawn.decode()
+            except UnicodeDecodeError:
+                pass
+            else:
+                return _move([numbers[0], _Str(strings[0]), numbers[1], numbers[2],
+                              _Str(strings[1]), _Str(strings[2]), numbers[3]])
+    return _parseAtoms(line)
+
+
+def _parseAtoms(line: bytes) -> Message | Malformed:
+    """L{parse} of ``line`` (its CR taken off), atom by atom."""
     atoms = _atoms(line)
     if isinstance(atoms, Malformed):
         return atoms
@@ -265,15 +295,19 @@ def _string(value: str) -> bytes:
 
 
 _NAMES: dict[type, bytes] = {cls: name.encode() for name, cls in {**_NUMBERED, **_BARE}.items()}
+_STRINGS: dict[str, bytes] = {value: _string(value) for value in (*TILES, *ORIENTATIONS, *ZONES, "")}
+"""The strings a MOVE names, written once."""
 
 
 def format(message: Message) -> bytes:
     """One message's line, with its LF."""
     if isinstance(message, Move):
-        return b" ".join((
-            b"MOVE", b"%d" % message.n, _string(message.tile), b"%d" % message.x,
-            b"%d" % message.y, _string(message.orientation), _string(message.pawn or ""),
-            b"%d" % message.token)) + b"\n"
+        strings = _STRINGS
+        tile, orientation, pawn = message.tile, message.orientation, message.pawn or ""
+        return b"MOVE %d %s %d %d %s %s %d\n" % (
+            message.n, strings.get(tile) or _string(tile), message.x, message.y,
+            strings.get(orientation) or _string(orientation),
+            strings.get(pawn) or _string(pawn), message.token)
     if isinstance(message, Token):
         return b"TOKEN %d\n" % message.token
     name = _NAMES[type(message)]

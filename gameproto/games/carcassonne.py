@@ -222,6 +222,23 @@ _ORIENTED: dict[tuple[str, str], Oriented] = {
 """Each tile type in each orientation, keyed by names (whose hashes Python keeps)."""
 _EDGES: dict[tuple[str, str], str] = {key: o.edges for key, o in _ORIENTED.items()}
 """The edges (N, E, S, W) of each tile type in each orientation."""
+_SIDE_FEATURES: dict[tuple[str, str], tuple[tuple[int, int, int], ...]] = {
+    key: tuple((o.zoneFeature[EDGE_ZONES[3 * side]], o.zoneFeature[EDGE_ZONES[3 * side + 1]],
+                o.zoneFeature[EDGE_ZONES[3 * side + 2]]) for side in range(4))
+    for key, o in _ORIENTED.items()}
+"""For each turned tile and side N, E, S, W, the features of its three edge zones, in order."""
+_CLOSES: dict[tuple[str, str], tuple[bool, ...]] = {
+    key: tuple(o.features[o.zoneFeature[EDGE_ZONES[3 * side + 1]]].kind in (CITY, ROAD)
+               for side in range(4))
+    for key, o in _ORIENTED.items()}
+"""For each turned tile and side, whether a city or road crosses it (joining one closes a side)."""
+_OPEN_SIDES: dict[tuple[str, str], tuple[int, ...]] = {
+    key: tuple(len(f.sides) for f in o.features) for key, o in _ORIENTED.items()}
+"""For each turned tile, the sides each feature crosses."""
+_TURNED: dict[str, tuple[str, ...]] = {
+    name: tuple(dict.fromkeys(_EDGES[name, o] for o in ("N", "W", "S", "E"))) for name in TILES}
+"""Each tile type's distinct turned edges (a symmetric tile has fewer than four)."""
+_TILE_NAMES = tuple(sorted(TILES))
 
 
 def fullPile() -> Counter[str]:
@@ -377,31 +394,47 @@ class Board:
 
     def placeable(self, tile: str) -> bool:
         """Whether ``tile`` fits somewhere, in some orientation."""
-        turned = {_EDGES[tile, o] for o in _ORIENTATION_NAMES}  # symmetric tiles: fewer
-        return any(self._fits(edges, x, y) for (x, y) in self.frontier for edges in turned)
+        turned = _TURNED[tile]  # symmetric tiles: fewer than four
+        fits = self._fits
+        return any(fits(edges, x, y) for (x, y) in self.frontier for edges in turned)
 
-    def _connections(self, oriented: Oriented, x: int, y: int) -> list[tuple[int, int, bool]]:
-        """(feature of the new tile, neighbour node, closes a side) for each touching zone pair."""
+    def _connections(self, tile: str, orientation: str, x: int,
+                     y: int) -> list[tuple[int, int, bool]]:
+        """
+        (feature of the new tile, neighbour node, closes a side) for each
+        touching zone pair, side by side (N, E, S, W), each pair once.
+        """
+        sides, closing = _SIDE_FEATURES[tile, orientation], _CLOSES[tile, orientation]
         found: list[tuple[int, int, bool]] = []
+        tiles = self.tiles
         for side, (dx, dy) in enumerate(_STEPS):
-            other = self.tiles.get((x + dx, y + dy))
+            other = tiles.get((x + dx, y + dy))
             if other is None:
                 continue
-            theirs = TILES[other.tile].oriented(other.orientation)
-            pairs: dict[tuple[int, int], bool] = {}
-            for half in range(3):
-                index = 3 * side + half
-                mine = oriented.zoneFeature[EDGE_ZONES[index]]
-                node = other.nodes[theirs.zoneFeature[EDGE_ZONES[_facing(index)]]]
-                closes = half == 1 and oriented.features[mine].kind in (CITY, ROAD)
-                pairs[(mine, node)] = pairs.get((mine, node), False) or closes
-            found.extend((mine, node, closes) for (mine, node), closes in pairs.items())
+            # The neighbour's facing side, its zones in the opposite order.
+            nodes = other.nodes
+            theirs = _SIDE_FEATURES[other.tile, other.orientation][(side + 2) % 4]
+            mine = sides[side]
+            a, b, c = ((mine[0], nodes[theirs[2]]), (mine[1], nodes[theirs[1]]),
+                       (mine[2], nodes[theirs[0]]))
+            closes = closing[side]
+            if a == b:
+                if b == c:
+                    found.append((a[0], a[1], closes))
+                else:
+                    found += ((a[0], a[1], closes), (c[0], c[1], False))
+            elif a == c:
+                found += ((a[0], a[1], False), (b[0], b[1], closes))
+            elif b == c:
+                found += ((a[0], a[1], False), (b[0], b[1], closes))
+            else:
+                found += ((a[0], a[1], False), (b[0], b[1], closes), (c[0], c[1], False))
         return found
 
     def preview(self, tile: str, x: int, y: int, orientation: str) -> list[Merged]:
         """For each feature of ``tile`` placed so, the region it would belong to."""
-        oriented = TILES[tile].oriented(orientation)
-        connections = self._connections(oriented, x, y)
+        oriented = _ORIENTED[tile, orientation]
+        connections = self._connections(tile, orientation, x, y)
         labels: dict[Any, Any] = {}
 
         def find(label: Any) -> Any:
@@ -434,7 +467,7 @@ class Board:
             first = oriented.features[min(features)]
             tiles: set[tuple[int, int]] = {(x, y)}
             shields = sum(oriented.features[i].shield for i in features)
-            opened = sum(len(oriented.features[i].sides) for i in features)
+            opened = sum(_OPEN_SIDES[tile, orientation][i] for i in features)
             followers: list[Seat] = []
             for root in roots:
                 region = self.regions[root]
@@ -448,11 +481,39 @@ class Board:
 
     def followerZones(self, tile: str, x: int, y: int, orientation: str) -> list[str]:
         """The zones where a follower may stand on ``tile`` placed so (any seat with one left)."""
-        oriented = TILES[tile].oriented(orientation)
+        oriented = _ORIENTED[tile, orientation]
         merged = self.preview(tile, x, y, orientation)
         return [z for z in ZONES if z in oriented.zoneFeature
                 and not merged[oriented.zoneFeature[z]].followers
                 and (self.farms != "none" or merged[oriented.zoneFeature[z]].kind != FIELD)]
+
+    def mayStand(self, tile: str, x: int, y: int, orientation: str, zone: str) -> bool:
+        """
+        Whether a follower may stand in ``zone`` of ``tile`` placed so: ``zone
+        in followerZones(tile, x, y, orientation)``, the one zone's region
+        alone.  That region is the zone's feature, the regions it touches,
+        the tile's other features touching those, and so on: free when none
+        of its regions holds a follower.
+        """
+        oriented = _ORIENTED[tile, orientation]
+        feature = oriented.zoneFeature.get(zone)
+        if feature is None or (self.farms == "none"
+                               and oriented.features[feature].kind == FIELD):
+            return False
+        find = self.find
+        links = [(mine, find(node)) for mine, node, _ in self._connections(tile, orientation,
+                                                                            x, y)]
+        features, roots = {feature}, set()
+        grown = True
+        while grown:
+            grown = False
+            for mine, root in links:
+                if (mine in features) != (root in roots):
+                    features.add(mine)
+                    roots.add(root)
+                    grown = True
+        regions = self.regions
+        return not any(regions[root].followers for root in roots)
 
     def place(self, tile: str, x: int, y: int, orientation: str,
               follower: tuple[Seat, str] | None = None) -> list[Score]:
@@ -462,15 +523,16 @@ class Board:
         what it completes.  Returns the scores; returned followers leave
         L{followers}.
         """
-        oriented = TILES[tile].oriented(orientation)
-        connections = self._connections(oriented, x, y) if self.tiles else []
+        oriented = _ORIENTED[tile, orientation]
+        connections = self._connections(tile, orientation, x, y) if self.tiles else []
         first = len(self.parent)
         nodes = tuple(range(first, first + len(oriented.features)))
-        for node, feature in zip(nodes, oriented.features):
+        for node, feature, sides in zip(nodes, oriented.features,
+                                        _OPEN_SIDES[tile, orientation]):
             self.parent.append(node)
             self.nodeKind.append(feature.kind)
             self.regions[node] = Region(feature.kind, {(x, y)}, int(feature.shield),
-                                        len(feature.sides) if feature.kind in (CITY, ROAD) else 0)
+                                        sides if feature.kind in (CITY, ROAD) else 0)
         for node, cities in zip(nodes, oriented.cityNeighbours):
             self.regions[node].cities = {nodes[c] for c in cities}
         self.tiles[(x, y)] = Placed(tile, orientation, nodes)
@@ -699,6 +761,8 @@ class CarcassonneGame:
         A host whose seats all play whole moves turns it off, and no move
         pays for them; clicks are decoded the same either way.
         """
+        self._unzoned: dict[tuple[Seat, str], tuple[RequestedAction, ...]] = {}
+        """What L{_requested} asks without zones, by mover and step."""
         self._draw()
 
     # -- the pile
@@ -709,8 +773,9 @@ class CarcassonneGame:
         if self.named:
             # The first tile left that fits somewhere (the page's tile to
             # place): usually the first one tried.
-            self.tile = next((t for t in sorted(self.remaining) if self.remaining[t] > 0
-                              and self.board.placeable(t)), None)
+            remaining, placeable = self.remaining, self.board.placeable
+            self.tile = next((t for t in _TILE_NAMES if remaining[t] > 0 and placeable(t)),
+                             None)
             if self.tile is None:
                 return self._finish()
             return events
@@ -755,7 +820,19 @@ class CarcassonneGame:
     def _requested(self) -> tuple[RequestedAction, ...]:
         if self.over:
             return ()
-        targets = self._targets() if self.pageTargets else None
+        if self.pageTargets:
+            return self._asked(self._targets())
+        # Without zones, what is asked depends on the mover and the step
+        # alone: made once for each.
+        key = (self.turn, self.phase)
+        asked = self._unzoned.get(key)
+        if asked is None:
+            asked = self._unzoned[key] = self._asked(None)
+        return asked
+
+    def _asked(self, targets: list[tuple[Zone, dict[str, JSON]]] | None,
+               ) -> tuple[RequestedAction, ...]:
+        """The CLICK and the KEY asked of the mover: the zones of ``targets`` (None: none)."""
         zones = None if targets is None else tuple(zone for zone, _ in targets)
         if self.phase == _PLACE:
             keys = "rl" + ("t" if self.named else "")
@@ -868,8 +945,7 @@ class CarcassonneGame:
             return self._wrong(seat, action, self._whyNotPlace(tile, x, y, orientation))
         if zone is not None:
             assert isinstance(zone, str)
-            if self.left[seat] <= 0 or zone not in self.board.followerZones(tile, x, y,
-                                                                            orientation):
+            if self.left[seat] <= 0 or not self.board.mayStand(tile, x, y, orientation, zone):
                 return self._wrong(seat, action,
                                    self._whyNotFollower(seat, tile, x, y, orientation, zone))
         words = [f"player {seat + 1} placed a tile"]
@@ -889,7 +965,8 @@ class CarcassonneGame:
             for winner in score.seats:
                 self.scores[winner] += score.points
             events.append(Event("score", score.asJSON()))
-        self._returnFollowers()
+        if scores:  # followers come home only with a score
+            self._returnFollowers()
         self.pending = None
         self.phase = _PLACE
         self.orientation = "N"

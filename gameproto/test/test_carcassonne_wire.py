@@ -110,3 +110,48 @@ class PropertyTests(SynchronousTestCase):
     def test_stringRoundTrip(self, text: str) -> None:
         atoms = wire._atoms(b"X " + wire._string(text))
         self.assertEqual(atoms, ["X", wire._Str(text)])
+
+
+def _plainFormat(message: wire.Move) -> bytes:
+    """A MOVE's line written atom by atom."""
+    return b" ".join((
+        b"MOVE", b"%d" % message.n, wire._string(message.tile), b"%d" % message.x,
+        b"%d" % message.y, wire._string(message.orientation), wire._string(message.pawn or ""),
+        b"%d" % message.token)) + b"\n"
+
+
+numerals = st.one_of(ints.map(lambda n: b"%d" % n), st.from_regex(rb"\A[0-9]{0,12}\Z"),
+                     st.binary(max_size=3))
+strings = st.one_of(st.sampled_from([*wire.TILES, *wire.ORIENTATIONS, *wire.ZONES, "", "null"]),
+                    st.text(max_size=6)).map(lambda t: t.encode()) | st.binary(max_size=6)
+moveLines = st.builds(
+    lambda parts, cr: b"MOVE %s (%s) %s %s (%s) (%s) %s" % tuple(parts) + cr,
+    st.tuples(numerals, strings, numerals, numerals, strings, strings, numerals),
+    st.sampled_from([b"", b"\r", b" ", b"\r\r"]))
+bareLines = st.builds(lambda name, tail: name.encode() + tail,
+                      st.sampled_from([*wire._BARE, *wire._NUMBERED, "TOKEN", "MOVE", "MOVEACKS"]),
+                      st.sampled_from([b"", b"\r", b" ", b" 1", b" 01"]))
+
+
+class FastPathTests(SynchronousTestCase):
+    """The codec's shortcuts for a game's usual lines give what the atom-by-atom way gives."""
+
+    @given(st.one_of(moveLines, bareLines, st.binary(max_size=80)))
+    def test_parse(self, line: bytes) -> None:
+        plain = line[:-1] if line.endswith(b"\r") else line
+        self.assertEqual(wire.parse(line), wire._parseAtoms(plain))
+
+    def test_shortcutsTaken(self) -> None:
+        """The usual MOVE and MOVEACK lines never go atom by atom."""
+        calls: list[bytes] = []
+        self.patch(wire, "_parseAtoms", calls.append)
+        self.assertEqual(wire.parse(b"MOVEACK"), wire.MoveAck())
+        self.assertEqual(wire.parse(b"MOVE 2 (tile-u) 72 73 (E) () 1234\r"),
+                         wire.Move(2, "tile-u", 72, 73, "E", None, 1234))
+        self.assertEqual(calls, [])
+
+    @given(st.builds(wire.Move, ints, st.sampled_from(wire.TILES) | st.text(max_size=6), ints,
+                     ints, st.sampled_from(wire.ORIENTATIONS) | st.text(max_size=3),
+                     st.none() | st.sampled_from(wire.ZONES) | st.text(max_size=3), ints))
+    def test_format(self, message: wire.Move) -> None:
+        self.assertEqual(wire.format(message), _plainFormat(message))

@@ -1,0 +1,143 @@
+"""
+The Carcassonne rules engine's fast paths give what the plain ways give:
+the touching zones from the turned tiles' side tables, a follower's place
+checked on its region alone, the named pile's draw, and what is asked of
+the mover without zones made once per mover and step.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings, strategies as st
+from twisted.trial.unittest import SynchronousTestCase
+
+from gameproto.engine.contract import Instructions
+from gameproto.games.carcassonne import (
+    CITY,
+    EDGE_ZONES,
+    ROAD,
+    TILES,
+    ZONES,
+    Board,
+    CarcassonneGame,
+    _facing,
+    carcassonneBot,
+)
+
+from .test_games_carcassonne import _start
+
+
+def plainConnections(board: Board, tile: str, orientation: str, x: int,
+                     y: int) -> list[tuple[int, int, bool]]:
+    """The touching zone pairs as the engine first found them, zone by zone."""
+    oriented = TILES[tile].oriented(orientation)
+    found: list[tuple[int, int, bool]] = []
+    for side, (dx, dy) in enumerate(((0, -1), (1, 0), (0, 1), (-1, 0))):
+        other = board.tiles.get((x + dx, y + dy))
+        if other is None:
+            continue
+        theirs = TILES[other.tile].oriented(other.orientation)
+        pairs: dict[tuple[int, int], bool] = {}
+        for half in range(3):
+            index = 3 * side + half
+            mine = oriented.zoneFeature[EDGE_ZONES[index]]
+            node = other.nodes[theirs.zoneFeature[EDGE_ZONES[_facing(index)]]]
+            closes = half == 1 and oriented.features[mine].kind in (CITY, ROAD)
+            pairs[(mine, node)] = pairs.get((mine, node), False) or closes
+        found.extend((mine, node, closes) for (mine, node), closes in pairs.items())
+    return found
+
+
+def played(seed: int, moves: int, farms: str = "3rd", bot: bool = False) -> CarcassonneGame:
+    """A named-pile game after ``moves`` moves, random (from ``seed``) or the bot's."""
+    game = _start(2, "named", farms)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if game.over:
+            break
+        seat = game.turn
+        if bot:
+            move = carcassonneBot(game.view(seat), seat)
+        else:
+            tile = rng.choice([t for t in sorted(game.remaining)
+                               if game.remaining[t] > 0 and game.board.placeable(t)])
+            x, y, o = rng.choice(game.board.placements(tile))
+            zones = game.board.followerZones(tile, x, y, o) if game.left[seat] else []
+            move = {"tile": tile, "x": x, "y": y, "orientation": o,
+                    "zone": rng.choice([*zones, None])}
+        assert isinstance(game.act(seat, move), Instructions), move
+    return game
+
+
+class BoardTests(SynchronousTestCase):
+    """The board's fast paths against the plain ways, on boards of random games."""
+
+    @settings(max_examples=40, deadline=None)
+    @given(st.integers(0, 10_000), st.integers(0, 70), st.sampled_from(["3rd", "none"]),
+           st.booleans())
+    def test_sameAsPlain(self, seed: int, moves: int, farms: str, bot: bool) -> None:
+        """
+        For every tile, every place it fits and every zone: the same
+        touching pairs, in the same order, as zone by zone, and a follower
+        may stand exactly where L{Board.followerZones} says.
+        """
+        board = played(seed, moves, farms, bot).board
+        for tile in TILES:
+            for x, y, orientation in board.placements(tile):
+                self.assertEqual(board._connections(tile, orientation, x, y),
+                                 plainConnections(board, tile, orientation, x, y))
+                zones = board.followerZones(tile, x, y, orientation)
+                for zone in ZONES:
+                    self.assertEqual(board.mayStand(tile, x, y, orientation, zone),
+                                     zone in zones, (tile, x, y, orientation, zone))
+
+    @settings(max_examples=20, deadline=None)
+    @given(st.integers(0, 10_000), st.integers(0, 70))
+    def test_placeable(self, seed: int, moves: int) -> None:
+        """A tile is placeable exactly when it has a placement."""
+        board = played(seed, moves).board
+        for tile in TILES:
+            self.assertEqual(board.placeable(tile), bool(board.placements(tile)), tile)
+
+
+class GameTests(SynchronousTestCase):
+    """The game's fast paths against the plain ways."""
+
+    @settings(max_examples=15, deadline=None)
+    @given(st.integers(0, 10_000), st.integers(0, 80))
+    def test_drawAndFollowers(self, seed: int, moves: int) -> None:
+        """
+        The named pile's tile to place is the first one left, by name, that
+        fits; each seat's followers left are seven less those on the board.
+        """
+        game = played(seed, moves)
+        fitting = [t for t in sorted(game.remaining)
+                   if game.remaining[t] > 0 and game.board.placeable(t)]
+        self.assertEqual(game.tile, fitting[0] if fitting and not game.over else None)
+        standing = [seat for seat, _ in game.board.followers.values()]
+        self.assertEqual(game.left, [7 - standing.count(s) for s in range(game.players)])
+
+    def test_askedWithoutZones(self) -> None:
+        """
+        With the page's zones off, each step asks what the plain way asks
+        (no zones), and the game goes exactly as with them on.
+        """
+        plain, fast = _start(3, "named"), _start(3, "named")
+        fast.pageTargets = False
+        rng = random.Random(5)
+        while not plain.over:
+            self.assertEqual(fast._requested(), fast._asked(None))
+            self.assertEqual([(r.player, r.type, r.keys) for r in fast._requested()],
+                             [(r.player, r.type, r.keys) for r in plain._requested()])
+            seat = plain.turn
+            move = carcassonneBot(plain.view(seat), seat) if rng.random() < 0.5 else {
+                "follower": None}
+            outcomes = plain.act(seat, move), fast.act(seat, move)
+            if isinstance(outcomes[0], Instructions) and isinstance(outcomes[1], Instructions):
+                self.assertEqual(outcomes[0].events, outcomes[1].events)
+                self.assertEqual(outcomes[0].game_state, outcomes[1].game_state)
+            else:
+                self.assertEqual(type(outcomes[0]), type(outcomes[1]))
+        self.assertTrue(fast.over)
+        self.assertEqual(fast.scores, plain.scores)
