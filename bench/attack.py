@@ -4,8 +4,9 @@ The attack benchmark: what each abuse the server's limits are meant to
 contain does to another client's latency, and to the server's memory, CPU
 and file descriptors.
 
-    python bench/attack.py                    # ~3 minutes, prints a table
+    python bench/attack.py                    # ~100 s, prints a table
     python bench/attack.py --quick            # ~1 minute smoke run
+    python bench/attack.py --seconds 10       # longer windows (~3 minutes)
     python bench/attack.py --attacks flood-engine,upgrades --seconds 20
     python bench/attack.py --json out.json    # the figures as JSON too
 
@@ -90,10 +91,14 @@ killed on exit, error or Ctrl-C; the whole run aborts after ``--max-seconds``.
 
 from __future__ import annotations
 
+if __name__ == "__main__" and not __package__:  # python bench/attack.py
+    import _launch
+
+    _launch.asModule(__file__)
+
 import argparse
 import array
 import json
-import os
 import random
 import re
 import socket
@@ -109,11 +114,9 @@ from bench.harness import (
     Child,
     OneProtocol,
     addTable,
-    cpuModel,
     cpuSeconds,
     fdCount,
     fmt,
-    freePort,
     machineBusy,
     now,
     percentiles,
@@ -121,15 +124,12 @@ from bench.harness import (
     rssKiB,
     runBench,
     selfCpu,
-    serverCode,
-    serverEnv,
     sleep,
-    twistdCommand,
     waitFor,
     waitListening,
 )
 
-harness.gameprotoFirst(sys.argv)
+harness.checkGameproto(sys.argv)
 
 from bench import connect4_client as connect4_load  # noqa: E402
 from bench.connect4_client import JOIN_QUEUE, Player  # noqa: E402
@@ -205,21 +205,9 @@ class VictimPlayer(Player):
 
 def startServer(args: argparse.Namespace, work: Path) -> tuple[Child, dict[str, int], Path]:
     """twistd gameproto with its default limits, the four ports on free loopback ports."""
-    ports = {name: freePort() for name in PORT_NAMES}
-    try:
-        from gameproto.plugin import protocolPlugins
-        from gameproto.tap import defaultPorts
-
-        names = list(defaultPorts(protocolPlugins()))
-    except ImportError:
-        names = list(PORT_NAMES)
-    spec = ",".join(f"{name}=tcp:{ports[name]}:interface=127.0.0.1" if name in ports
-                    else f"{name}=off" for name in dict.fromkeys([*PORT_NAMES, *names]))
     log = work / "gameproto.log"
-    argv = twistdCommand() + ["-n", "--pidfile=", f"--logfile={log}", "gameproto",
-                              "--db", str(work / "attack.sqlite"), "--ports", spec]
-    child = Child("gameproto", argv, args.max_seconds, work / "gameproto.out", args.server_cpu,
-                  serverEnv(args.server_tree), cwd=args.server_tree)
+    child, ports = harness.startGameproto(args, work, "gameproto", PORT_NAMES, log=log,
+                                          db=str(work / "attack.sqlite"), limits=False)
     return child, ports, log
 
 
@@ -677,7 +665,7 @@ async def window(args: argparse.Namespace, name: str, pid: int, run: VictimRun,
     rss1, fds1 = rssKiB(pid), fdCount(pid)
     if attack is not None:
         await attack.stop()
-    await sleep(args.settle)
+        await sleep(args.settle)
     metrics1 = await scrapeMetrics(ports["web"])
     rssSettled, fdsSettled = rssKiB(pid), fdCount(pid)
     server, bench = server1 - server0, bench1 - bench0
@@ -851,7 +839,7 @@ def parseArgs(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--think-ms", type=float, default=20.0,
                         help="the victim's delay before each move")
     parser.add_argument("--seconds", type=float, default=None,
-                        help="each window (default 10, --quick 4)")
+                        help="each window (default 5, --quick 3)")
     parser.add_argument("--warmup", type=float, default=2.0, help="seconds before the baseline")
     parser.add_argument("--settle", type=float, default=2.0,
                         help="seconds after each attack before the next window")
@@ -874,7 +862,7 @@ def parseArgs(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--rss-limit-mib", type=float, default=50.0,
                         help="server RSS growth per attack (after settling) the target allows")
     parser.add_argument("--quick", action="store_true",
-                        help="a smoke run: 20 games, 4 s windows")
+                        help="a smoke run: 20 games, 3 s windows")
     parser.add_argument("--no-pin", action="store_true",
                         help="do not pin the bench to one core and the server to the other")
     parser.add_argument("--server-tree", type=Path, default=REPO, metavar="DIR",
@@ -890,7 +878,7 @@ def parseArgs(argv: list[str] | None = None) -> argparse.Namespace:
     if args.pairs is None:
         args.pairs = 20 if args.quick else 50
     if args.seconds is None:
-        args.seconds = 4.0 if args.quick else 10.0
+        args.seconds = 3.0 if args.quick else 5.0
     args.attacks = [a.strip() for a in args.attacks.split(",") if a.strip()]
     if set(args.attacks) - set(ATTACKS):
         parser.error(f"--attacks: choose among {', '.join(ATTACKS)}")

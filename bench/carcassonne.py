@@ -3,12 +3,13 @@
 Games per second of gameproto's Carcassonne: the rules engine and its bot
 alone, and the Carcassonne 1.71 server on loopback with bot clients.
 
-    python -m bench.carcassonne                      # ~65 s, prints a table
-    python -m bench.carcassonne --rooms 1,10,40 --seconds 20
-    python -m bench.carcassonne --phases engine --engine-seconds 5
-    python -m bench.carcassonne --json out.json      # the figures as JSON too
+    python bench/carcassonne.py                      # ~75 s, prints a table
+    python bench/carcassonne.py --rooms 1,10,40 --seconds 20
+    python bench/carcassonne.py --phases engine --engine-seconds 5
+    python bench/carcassonne.py --json out.json      # the figures as JSON too
 
-Two phases:
+(``python -m bench.carcassonne`` from the repository root is the same.)
+Three phases:
 
 engine
     ``CARCASSONNE.start({"players": P}, {"seed": S})`` (a seeded pile), then
@@ -39,6 +40,12 @@ net
     The clients run the bot on every move, which costs far more than the
     server's work: with many rooms this process is the limit, and "server
     CPU per move" gives the server's capacity whichever side is the limit.
+echo
+    A bare Twisted echo server (``bench/harness.py echo``) carrying, from
+    this process, as many connections as the largest networked run, each
+    with one message of that run's mean size in flight, for
+    ``--echo-seconds``: its CPU per message, and each networked run's
+    server CPU per message as a multiple of it (the ratio to the bare echo).
 
 Every child process runs under ``timeout`` in its own process group and is
 killed on exit, error or Ctrl-C; the whole run aborts after ``--max-seconds``.
@@ -47,12 +54,14 @@ The process helpers are the benchmarks' own (``bench/harness.py``).
 
 from __future__ import annotations
 
+if __name__ == "__main__" and not __package__:  # python bench/carcassonne.py
+    import _launch
+
+    _launch.asModule(__file__)
+
 import argparse
 import array
 import gc
-import os
-import platform
-import sqlite3
 import sys
 import time
 from pathlib import Path
@@ -64,25 +73,25 @@ from twisted.internet.defer import Deferred, DeferredLock
 from bench import harness
 from bench.harness import (
     REPO,
-    Child,
     addTable,
     connect,
-    cpuModel,
     cpuSeconds,
+    echoBaseline,
+    echoRatio,
+    echoRows,
     fmt,
-    freePort,
     machineBusy,
     now,
     percentiles,
     printProfile,
+    readLog,
+    readRecords,
     reportHeader,
     rssKiB,
     runBench,
     selfCpu,
-    serverCode,
-    serverEnv,
     sleep,
-    twistdCommand,
+    startGameproto,
     waitFor,
     waitListening,
 )
@@ -274,53 +283,14 @@ async def lane(run: Run, port: int, players: int, lock: DeferredLock,
             return
 
 
-def startServer(args: argparse.Namespace, work: Path, name: str,
-                profile: str | None) -> tuple[Child, int, Path]:
-    """twistd gameproto with the Carcassonne port alone, on a free port."""
-    port = freePort()
-    logfile = work / f"{name}.log"
-    argv = twistdCommand() + ["-n", "--pidfile=", f"--logfile={logfile}"]
-    if profile:
-        argv += [f"--profile={profile}", "--profiler=cprofile", "--savestats"]
-    argv += ["gameproto",
-                              "--db", str(work / f"{name}.sqlite"),
-                              "--ports", harness.onlyPorts(
-                                  "carcassonne", f"tcp:{port}:interface=127.0.0.1"),
-                              "--carcassonne-bots-after", "600",
-                              *harness.loadLimits(args.server_tree)]
-    child = Child(name, argv, args.max_seconds, work / f"{name}.out", args.server_cpu,
-                  serverEnv(args.server_tree), cwd=args.server_tree)
-    return child, port, logfile
-
-
-def readLog(logfile: Path) -> dict[str, Any]:
-    lines = tracebacks = 0
-    for path in sorted(logfile.parent.glob(logfile.name + "*")):
-        with open(path, "rb") as f:
-            for line in f:
-                lines += 1
-                if b"Traceback (most recent call last)" in line:
-                    tracebacks += 1
-    return {"log_lines": lines, "log_tracebacks": tracebacks}
-
-
-def readRecords(path: Path) -> dict[str, Any]:
-    """The games the server recorded (the store's schema is read loosely)."""
-    try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        try:
-            (count,) = db.execute("SELECT COUNT(*) FROM games").fetchone()
-        finally:
-            db.close()
-    except sqlite3.Error as e:
-        return {"records": f"unreadable: {e}"}
-    return {"records": count}
-
-
 async def netRun(args: argparse.Namespace, work: Path, rooms: int,
                  profile: str | None) -> dict[str, Any]:
     name = f"carcassonne-{rooms}"
-    child, port, logfile = startServer(args, work, name, profile)
+    logfile = work / f"{name}.log"
+    child, ports = startGameproto(args, work, name, ["carcassonne"],
+                                  ["--carcassonne-bots-after", "600"], log=logfile,
+                                  profile=profile)
+    port = ports["carcassonne"]
     run = Run()
     clients: list[BenchClient] = []
     lock = DeferredLock()
@@ -414,6 +384,8 @@ def report(results: dict[str, Any]) -> str:
             ("bytes per move (both ways)", fmt(r["bytes_per_move"])),
             ("server CPU per move", f"{fmt(r['server_cpu_us_per_move'])} µs"),
             ("server CPU per message", f"{fmt(r['server_cpu_us_per_message'])} µs"),
+            ("server CPU per message / the bare echo's",
+             f"{fmt(r.get('echo_ratio'), 2)} x" if r.get("echo_ratio") else "-"),
             ("bench CPU per move", f"{fmt(r['bench_cpu_us_per_move'])} µs"),
             ("CPU: server / bench / others",
              f"{fmt(r['server_cpu_pct'])}% / {fmt(r['bench_cpu_pct'])}% / "
@@ -429,6 +401,11 @@ def report(results: dict[str, Any]) -> str:
             ("refused moves / unexpected closes / connect failures",
              f"{r['refusals']} / {r['unexpected_closes']} / {r['connect_failures']}"),
         ])
+    echo = results.get("echo")
+    if echo:
+        addTable(lines, f"bare Twisted echo: {echo['connections']} connections, "
+                        f"{echo['message_bytes']}-byte messages ({fmt(echo['elapsed_s'])} s)",
+                 echoRows(echo))
     return "\n".join(lines)
 
 
@@ -439,8 +416,8 @@ def parseArgs(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0].strip(),
         formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    parser.add_argument("--phases", default="engine,net",
-                        help="which phases, comma-separated: engine, net")
+    parser.add_argument("--phases", default="engine,net,echo",
+                        help="which phases, comma-separated: engine, net, echo")
     parser.add_argument("--engine-seconds", type=float, default=4.0,
                         help="how long the engine phase runs for each number of players")
     parser.add_argument("--rooms", default="1,20",
@@ -449,6 +426,8 @@ def parseArgs(argv: list[str] | None = None) -> argparse.Namespace:
                         help="clients per room in the networked runs, 2 to 5")
     parser.add_argument("--seconds", type=float, default=15.0, help="measured window per run")
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring")
+    parser.add_argument("--echo-seconds", type=float, default=5.0,
+                        help="the echo phase's measured window")
     parser.add_argument("--profile", default=None, metavar="FILE",
                         help="run the last networked run's server under cProfile (twistd"
                              " --profile) and print its hot spots; its figures are then not"
@@ -468,7 +447,7 @@ def parseArgs(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--keep-work", action="store_true", help="keep the temporary directory")
     args = parser.parse_args(argv)
     args.phases = [p.strip() for p in args.phases.split(",") if p.strip()]
-    unknown = set(args.phases) - {"engine", "net"}
+    unknown = set(args.phases) - {"engine", "net", "echo"}
     if unknown:
         parser.error(f"unknown phases: {', '.join(sorted(unknown))}")
     try:
@@ -484,13 +463,12 @@ def parseArgs(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error(f"--server-tree: no gameproto/carcassonne in {args.server_tree}")
     if args.max_seconds is None:
         runs = len(args.rooms) if "net" in args.phases else 0
-        args.max_seconds = 60 + 4 * args.engine_seconds + runs * (60 + args.warmup + args.seconds)
+        args.max_seconds = (60 + 4 * args.engine_seconds + runs * (60 + args.warmup + args.seconds)
+                            + (40 + args.echo_seconds if "echo" in args.phases else 0))
     return args
 
 
 async def runAll(args: argparse.Namespace, work: Path) -> dict[str, Any]:
-    import twisted
-
     results: dict[str, Any] = {
         **harness.runInfo(args),
     }
@@ -506,6 +484,18 @@ async def runAll(args: argparse.Namespace, work: Path) -> dict[str, Any]:
             last = index == len(args.rooms) - 1
             results["net"].append(await netRun(args, work, rooms, args.profile if last else None))
             await sleep(1.0)
+    if "echo" in args.phases:
+        # The echo carries the largest run's connections, each message the
+        # size of that run's mean message, one at a time on each.
+        last = results["net"][-1] if results.get("net") else None
+        connections = args.players * max(args.rooms)
+        size = round(last["bytes_per_move"] / last["messages_per_move"]) \
+            if last and last["messages_per_move"] else 24
+        print(f"[{time.strftime('%H:%M:%S')}] bare echo, {connections} connections...",
+              file=sys.stderr, flush=True)
+        results["echo"] = await echoBaseline(args, work, connections, size, args.echo_seconds)
+        for r in results.get("net", []):
+            r["echo_ratio"] = echoRatio(r["server_cpu_us_per_message"], results["echo"])
     return results
 
 

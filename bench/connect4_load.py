@@ -3,9 +3,11 @@
 Load benchmark of gameproto's Protuissance 4 (Connect Four) server, judged
 against the issue's targets and a bare Twisted echo in the same run.
 
-    python -m bench.connect4_load                 # about 2 minutes, prints a table
-    python -m bench.connect4_load --pairs 200 --seconds 8 --idle 1000
-    python -m bench.connect4_load --json out.json # the figures as JSON too
+    python bench/connect4_load.py                 # about 2 minutes, prints a table
+    python bench/connect4_load.py --pairs 200 --seconds 8 --idle 1000
+    python bench/connect4_load.py --json out.json # the figures as JSON too
+
+(``python -m bench.connect4_load`` from the repository root is the same.)
 
 The real server runs as an operator would run it, in its own process
 (``twistd -n gameproto --ports connect4=tcp:PORT:interface=127.0.0.1:backlog=1024,...``,
@@ -52,6 +54,11 @@ Ctrl-C; the whole run aborts after ``--max-seconds``.
 
 from __future__ import annotations
 
+if __name__ == "__main__" and not __package__:  # python bench/connect4_load.py
+    import _launch
+
+    _launch.asModule(__file__)
+
 import argparse
 import array
 import glob
@@ -72,13 +79,11 @@ from bench.connect4_client import Player, Run, closeAll
 from bench.harness import (
     REPO,
     Child,
-    DISCARD_LOGGER,
     addTable,
     connect,
     cpuSeconds,
     fdCount,
     fmt,
-    freePort,
     machineBusy,
     now,
     percentiles,
@@ -88,11 +93,8 @@ from bench.harness import (
     rssKiB,
     runBench,
     selfCpu,
-    serverCode,
-    serverEnv,
     sleep,
     startEcho,
-    twistdCommand,
     waitFor,
     waitListening,
 )
@@ -103,21 +105,9 @@ from bench.harness import (
 def startGameproto(args: argparse.Namespace, work: Path, name: str, logfile: str | None,
                    extra: list[str], profile: str | None = None) -> tuple[Child, int]:
     """twistd gameproto on a free port; ``logfile`` None: its log is discarded."""
-    port = freePort()
-    argv = twistdCommand() + ["-n", "--pidfile="]
-    if logfile is None:
-        argv.append(DISCARD_LOGGER)
-    else:
-        argv.append(f"--logfile={logfile}")
-    if profile:
-        argv += [f"--profile={profile}", "--profiler=cprofile", "--savestats"]
-    argv += ["gameproto", "--db", str(work / f"{name}.sqlite"),
-             "--ports", harness.onlyPorts("connect4", f"tcp:{port}:interface=127.0.0.1:backlog=1024"),
-             *harness.loadLimits(args.server_tree), *extra]
-    env = serverEnv(args.server_tree)
-    child = Child(name, argv, args.max_seconds, work / f"{name}.out", args.server_cpu, env,
-                  cwd=args.server_tree)
-    return child, port
+    child, ports = harness.startGameproto(args, work, name, ["connect4"], extra, log=logfile,
+                                          profile=profile, backlog=1024)
+    return child, ports["connect4"]
 
 # -- clients -----------------------------------------------------------------
 

@@ -4,15 +4,17 @@ Games per second of gameproto's Doppelkopf: the rules engine alone (with
 its bot, and with a trivial player), and the FreeDoko server on loopback
 with library children and server bots.
 
-    python -m bench.doppelkopf                       # ~100 s, prints a table
-    python -m bench.doppelkopf --phases engine --engine-seconds 10
-    python -m bench.doppelkopf --modes children --tables 1,20 --seconds 20
-    python -m bench.doppelkopf --json out.json       # the figures as JSON too
+    python bench/doppelkopf.py                       # ~105 s, prints a table
+    python bench/doppelkopf.py --phases engine --engine-seconds 10
+    python bench/doppelkopf.py --modes children --tables 1,20 --seconds 20
+    python bench/doppelkopf.py --json out.json       # the figures as JSON too
+
+(``python -m bench.doppelkopf`` from the repository root is the same.)
 
 A *game* is one Doppelkopf game (a deal of 12 tricks, a thrown deal's
 redeal included); a *party* is ``--rounds`` rounds (a round: each seat
 starts once, a solo adds a game), as FreeDoko's ``number of rounds`` rule
-counts them.  Two phases:
+counts them.  Three phases:
 
 engine
     ``DOPPELKOPF.start({"rounds": R}, {"seed": S})`` (FreeDoko's default
@@ -64,6 +66,12 @@ net
     per table: its CPU per game includes them, and its CPU per message is
     not the protocol's cost (compare the ``children`` mode's with the other
     protocols' budgets in ``docs/performance.md``).
+echo
+    A bare Twisted echo server (``bench/harness.py echo``) carrying, from
+    this process, the connections of the largest ``children`` run, each
+    with one message of that run's mean size in flight, for
+    ``--echo-seconds``: its CPU per message, and each networked run's
+    server CPU per message as a multiple of it (the ratio to the bare echo).
 
 Every child process runs under ``timeout`` in its own process group and is
 killed on exit, error or Ctrl-C; the whole run aborts after ``--max-seconds``.
@@ -72,13 +80,17 @@ The process helpers are the benchmarks' own (``bench/harness.py``).
 
 from __future__ import annotations
 
+if __name__ == "__main__" and not __package__:  # python bench/doppelkopf.py
+    import _launch
+
+    _launch.asModule(__file__)
+
 import argparse
 import array
 import cProfile
 import gc
 import io
 import pstats
-import sqlite3
 import sys
 import time
 from pathlib import Path
@@ -90,23 +102,25 @@ from twisted.internet.defer import Deferred, DeferredLock
 from bench import harness
 from bench.harness import (
     REPO,
-    Child,
     addTable,
     connect,
     cpuSeconds,
+    echoBaseline,
+    echoRatio,
+    echoRows,
     fmt,
-    freePort,
     machineBusy,
     now,
     percentiles,
     printProfile,
+    readLog,
+    readRecords,
     reportHeader,
     rssKiB,
     runBench,
     selfCpu,
-    serverEnv,
     sleep,
-    twistdCommand,
+    startGameproto,
     waitFor,
     waitListening,
 )
@@ -123,8 +137,14 @@ from gameproto.games.doppelkopf import (
     doppelkopfBot,
 )
 
-cpu = time.process_time
-"""The clock of the engine phase's parts: this process's CPU (the machine may be shared)."""
+cpu = time.perf_counter
+"""
+The clock of the engine phase's parts (view, bot, act): a cheap one, the
+wall clock, each part then scaled by the run's CPU time over its wall time.
+Each run's totals are this process's CPU time (``time.process_time`` is a
+system call, about 1 µs, which timing each part with it would add four
+times an action).
+"""
 
 NAME_PREFIX = "bench"
 """The children's names: ``bench<n>`` (the server's bots are ``bot<seat>``)."""
@@ -214,6 +234,9 @@ def engineRun(player: str, seconds: float, rounds: int, seed: int) -> dict[str, 
             types[summary.gameType] = types.get(summary.gameType, 0) + 1
     elapsed = now() - started
     cpu = time.process_time() - cpu0
+    # The parts, timed by the wall clock, as CPU: the share of the wall
+    # clock this process had (another process may have had the core).
+    timing = [t * cpu / elapsed for t in timing]
     return {
         "player": player, "seconds": elapsed, "cpu_s": cpu, "parties": parties,
         "games": games, "actions": actions,
@@ -400,52 +423,6 @@ def rulesFile(work: Path, rounds: int) -> Path:
     return path
 
 
-def startServer(args: argparse.Namespace, work: Path, name: str, botsAfter: float,
-                profile: str | None) -> tuple[Child, int, Path]:
-    """twistd gameproto with the FreeDoko port alone, on a free port."""
-    port = freePort()
-    logfile = work / f"{name}.log"
-    argv = twistdCommand() + ["-n", "--pidfile=", f"--logfile={logfile}"]
-    if profile:
-        argv += [f"--profile={profile}", "--profiler=cprofile", "--savestats"]
-    argv += ["gameproto",
-             "--db", str(work / f"{name}.sqlite"),
-             "--ports", harness.onlyPorts("freedoko", f"tcp:{port}:interface=127.0.0.1"),
-             "--freedoko-rules", str(rulesFile(work, args.rounds)),
-             "--freedoko-bots-after", str(botsAfter),
-             *harness.loadLimits(args.server_tree)]
-    child = Child(name, argv, args.max_seconds, work / f"{name}.out", args.server_cpu,
-                  serverEnv(args.server_tree), cwd=args.server_tree)
-    return child, port, logfile
-
-
-def readLog(logfile: Path) -> dict[str, Any]:
-    lines = tracebacks = refused = 0
-    for path in sorted(logfile.parent.glob(logfile.name + "*")):
-        with open(path, "rb") as f:
-            for line in f:
-                lines += 1
-                if b"Traceback (most recent call last)" in line:
-                    tracebacks += 1
-                if b": refused " in line:
-                    refused += 1
-    return {"log_lines": lines, "log_tracebacks": tracebacks, "log_refused": refused}
-
-
-def readRecords(path: Path) -> dict[str, Any]:
-    """The parties the server recorded (the store's schema is read loosely)."""
-    try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        try:
-            (count,) = db.execute("SELECT COUNT(*) FROM games").fetchone()
-            (actions,) = db.execute("SELECT COUNT(*) FROM actions").fetchone()
-        finally:
-            db.close()
-    except sqlite3.Error as e:
-        return {"records": f"unreadable: {e}", "recorded_actions": None}
-    return {"records": count, "recorded_actions": actions}
-
-
 MODES = {"bots": (1, 0.0), "children": (4, 600.0)}
 """Each mode's children per table, and ``--freedoko-bots-after``."""
 
@@ -454,7 +431,12 @@ async def netRun(args: argparse.Namespace, work: Path, mode: str, tables: int,
                  profile: str | None) -> dict[str, Any]:
     perTable, botsAfter = MODES[mode]
     name = f"freedoko-{mode}-{tables}"
-    child, port, logfile = startServer(args, work, name, botsAfter, profile)
+    logfile = work / f"{name}.log"
+    child, ports = startGameproto(
+        args, work, name, ["freedoko"],
+        ["--freedoko-rules", str(rulesFile(work, args.rounds)),
+         "--freedoko-bots-after", str(botsAfter)], log=logfile, profile=profile)
+    port = ports["freedoko"]
     run = Run()
     clients: list[BenchChild] = []
     lock = DeferredLock()
@@ -569,6 +551,8 @@ def report(results: dict[str, Any]) -> str:
             ("server CPU per game", f"{fmt(r['server_cpu_ms_per_game'], 2)} ms"
                                     f" ({fmt(r['server_games_per_cpu_s'])} games per CPU s)"),
             ("server CPU per message", f"{fmt(r['server_cpu_us_per_message'])} µs"),
+            ("server CPU per message / the bare echo's",
+             f"{fmt(r.get('echo_ratio'), 2)} x" if r.get("echo_ratio") else "-"),
             ("bench CPU per game", f"{fmt(r['bench_cpu_ms_per_game'], 2)} ms"),
             ("CPU: server / bench / others",
              f"{fmt(r['server_cpu_pct'])}% / {fmt(r['bench_cpu_pct'])}% / "
@@ -580,12 +564,17 @@ def report(results: dict[str, Any]) -> str:
              f"{fmt(r['server_rss_window_start_kib'] / 1024)} MiB, "
              f"{fmt(r['server_rss_window_end_kib'] / 1024)} MiB"),
             ("records (actions) / log lines / refused / tracebacks",
-             f"{r['records']} ({r['recorded_actions']}) / {r['log_lines']} / "
+             f"{r['records']} ({r['records_actions']}) / {r['log_lines']} / "
              f"{r['log_refused']} / {r['log_tracebacks']}"),
             ("refusals told / mismatches / unexpected closes / connect failures",
              f"{r['refusals']} / {r['mismatches']} / {r['unexpected_closes']} / "
              f"{r['connect_failures']}"),
         ])
+    echo = results.get("echo")
+    if echo:
+        addTable(lines, f"bare Twisted echo: {echo['connections']} connections, "
+                        f"{echo['message_bytes']}-byte messages ({fmt(echo['elapsed_s'])} s)",
+                 echoRows(echo))
     return "\n".join(lines)
 
 
@@ -596,8 +585,8 @@ def parseArgs(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0].strip(),
         formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    parser.add_argument("--phases", default="engine,net",
-                        help="which phases, comma-separated: engine, net")
+    parser.add_argument("--phases", default="engine,net,echo",
+                        help="which phases, comma-separated: engine, net, echo")
     parser.add_argument("--engine-seconds", type=float, default=6.0,
                         help="how long the engine phase runs with each player")
     parser.add_argument("--players", default="bot,first",
@@ -616,6 +605,8 @@ def parseArgs(argv: list[str] | None = None) -> argparse.Namespace:
                              " (and each mode)")
     parser.add_argument("--seconds", type=float, default=12.0, help="measured window per run")
     parser.add_argument("--warmup", type=float, default=2.0, help="seconds before measuring")
+    parser.add_argument("--echo-seconds", type=float, default=5.0,
+                        help="the echo phase's measured window")
     parser.add_argument("--profile", default=None, metavar="FILE",
                         help="run the last networked run's server under cProfile (twistd"
                              " --profile) and print its hot spots; its figures are then not"
@@ -639,7 +630,7 @@ def parseArgs(argv: list[str] | None = None) -> argparse.Namespace:
         return [p.strip() for p in value.split(",") if p.strip()]
 
     args.phases = listOf(args.phases)
-    unknown = set(args.phases) - {"engine", "net"}
+    unknown = set(args.phases) - {"engine", "net", "echo"}
     if unknown:
         parser.error(f"unknown phases: {', '.join(sorted(unknown))}")
     args.players = listOf(args.players)
@@ -662,7 +653,8 @@ def parseArgs(argv: list[str] | None = None) -> argparse.Namespace:
     if args.max_seconds is None:
         runs = len(args.tables) * len(args.modes) if "net" in args.phases else 0
         engine = (len(args.players) + args.engine_profile) * args.engine_seconds
-        args.max_seconds = 60 + 2 * engine + runs * (40 + args.warmup + args.seconds)
+        args.max_seconds = (60 + 2 * engine + runs * (40 + args.warmup + args.seconds)
+                            + (40 + args.echo_seconds if "echo" in args.phases else 0))
     return args
 
 
@@ -681,6 +673,20 @@ async def runAll(args: argparse.Namespace, work: Path) -> dict[str, Any]:
             results["net"].append(await netRun(args, work, mode, tables,
                                                args.profile if last else None))
             await sleep(0.5)
+    if "echo" in args.phases:
+        # The echo carries the connections of the largest run of four
+        # children a table (the protocol's own cost), each message that
+        # run's mean size, one at a time on each.
+        children = [r for r in results.get("net", []) if r["mode"] == "children"]
+        last = children[-1] if children else None
+        connections = 4 * max(args.tables)
+        size = round(last["bytes_per_game"] / last["messages_per_game"]) \
+            if last and last["messages_per_game"] else 24
+        print(f"[{time.strftime('%H:%M:%S')}] bare echo, {connections} connections...",
+              file=sys.stderr, flush=True)
+        results["echo"] = await echoBaseline(args, work, connections, size, args.echo_seconds)
+        for r in results.get("net", []):
+            r["echo_ratio"] = echoRatio(r["server_cpu_us_per_message"], results["echo"])
     return results
 
 

@@ -3,12 +3,14 @@
 Actions per second through gameproto's engine JSON protocol, with every game
 record written to SQLite, and the same load with storage off.
 
-    python -m bench.enginejson_load                  # ~90 s, prints a table
-    python -m bench.enginejson_load --quick          # ~12 s smoke run
-    python -m bench.enginejson_load --workloads pvp --repeat 3
-    python -m bench.enginejson_load --stores sqlite,off --py-spy /tmp/ej   # server hot spots
-    python -m bench.enginejson_load --stores ""      # the direct phase alone, ~6 s
-    python -m bench.enginejson_load --json out.json  # the figures as JSON too
+    python bench/enginejson_load.py                  # ~90 s, prints a table
+    python bench/enginejson_load.py --quick          # ~12 s smoke run
+    python bench/enginejson_load.py --workloads pvp --repeat 3
+    python bench/enginejson_load.py --stores sqlite,off --py-spy /tmp/ej   # server hot spots
+    python bench/enginejson_load.py --stores ""      # the direct phase alone, ~6 s
+    python bench/enginejson_load.py --json out.json  # the figures as JSON too
+
+(``python -m bench.enginejson_load`` from the repository root is the same.)
 
 Two kinds of phase:
 
@@ -144,17 +146,19 @@ if __name__ == "__main__" and sys.argv[1:2] == [NO_STORE]:
     twistdWithoutStore(sys.argv[2:])
     sys.exit(0)
 
+if __name__ == "__main__" and not __package__:  # python bench/enginejson_load.py
+    import _launch
+
+    _launch.asModule(__file__)
+
 from bench import harness  # noqa: E402
 from bench.harness import (  # noqa: E402
-    DISCARD_LOGGER,
     REPO,
     Child,
     addTable,
     connect,
-    cpuModel,
     cpuSeconds,
     fmt,
-    freePort,
     machineBusy,
     now,
     percentiles,
@@ -163,10 +167,8 @@ from bench.harness import (  # noqa: E402
     rssKiB,
     runBench,
     selfCpu,
-    serverCode,
-    serverEnv,
     sleep,
-    twistdCommand,
+    startGameproto,
     waitFor,
     waitListening,
 )
@@ -365,20 +367,13 @@ class JsonPlayer(Protocol):
 def startServer(args: argparse.Namespace, work: Path, name: str, store: str,
                 logfile: str | None) -> tuple[Child, int, Path | None]:
     """twistd gameproto with the engine JSON port alone; the database file, if any."""
-    port = freePort()
-    if store == "off":
-        argv = [sys.executable, str(REPO / "bench" / "enginejson_load.py"), NO_STORE]
-    else:
-        argv = twistdCommand()
-    argv += ["-n", "--pidfile="]
-    argv.append(f"--logfile={logfile}" if logfile else DISCARD_LOGGER)
+    command = ([sys.executable, str(REPO / "bench" / "enginejson_load.py"), NO_STORE]
+               if store == "off" else None)
     db = work / f"{name}.sqlite" if store == "sqlite" else None
-    argv += ["gameproto", "--db", ":memory:" if db is None else str(db),
-             "--ports", harness.onlyPorts("engine", f"tcp:{port}:interface=127.0.0.1"),
-             *harness.loadLimits(args.server_tree), *gameLimits(args.server_tree)]
-    child = Child(name, argv, args.max_seconds, work / f"{name}.out", args.server_cpu,
-                  serverEnv(args.server_tree), cwd=args.server_tree)
-    return child, port, db
+    child, ports = startGameproto(args, work, name, ["engine"], gameLimits(args.server_tree),
+                                  log=logfile, db=":memory:" if db is None else str(db),
+                                  command=command)
+    return child, ports["engine"], db
 
 
 def gameLimits(serverTree: Path) -> list[str]:

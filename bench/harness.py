@@ -6,8 +6,9 @@ percentiles, the report's header and tables, profiles, the run itself
 echo baseline.
 
 The benchmarks import it as ``bench.harness``, run as ``python -m
-bench.NAME`` from the repository root (no ``sys.path`` edits: the root,
-the current directory, is on it).  Two parts of it run in other processes:
+bench.NAME`` from the repository root (the root, the current directory, is
+on ``sys.path``) or as ``python bench/NAME.py`` from anywhere (``_launch.py``
+then runs the file as that module).  Two parts of it run in other processes:
 
 - A bare Twisted TCP echo server, the baseline (L{startEcho}):
 
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import array
+import glob
 import importlib.util
 import json
 import os
@@ -47,7 +49,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from twisted.internet.defer import Deferred
 from twisted.internet.protocol import ClientFactory, Factory, Protocol
@@ -75,25 +77,21 @@ def checkGameproto(argv: list[str] | None = None) -> None:
     """
     Make sure the gameproto this process imports (its clients, the store of
     a direct phase) is this source tree's, as it is when a benchmark runs
-    as ``python -m bench.NAME`` from the repository root; else exit saying
-    how to run it (an installed gameproto may be another version).  No
-    ``sys.path`` edit: with ``--server-tree DIR`` in ``argv``, the server
-    runs DIR's code, and what runs in this process is this tree's.
+    as ``python bench/NAME.py``, or as ``python -m bench.NAME`` from the
+    repository root; else exit saying how to run it (an installed gameproto
+    may be another version).  With ``--server-tree DIR`` in ``argv``, the
+    server runs DIR's code, and what runs in this process is this tree's.
     """
     spec = importlib.util.find_spec("gameproto")
     origin = Path(spec.origin).resolve() if spec is not None and spec.origin else None
     if origin != REPO / "gameproto" / "__init__.py":
         raise SystemExit(f"bench: gameproto comes from {origin}, not {REPO}: run the "
-                         f"benchmark from {REPO} as 'python -m bench.NAME'")
+                         f"benchmark as 'python {REPO}/bench/NAME.py'")
     argv = argv or []
     for i, arg in enumerate(argv[:-1]):
         if arg == "--server-tree" and Path(argv[i + 1]).resolve() != REPO:
             print(f"bench: the server runs {argv[i + 1]}; the clients here run {REPO}",
                   file=sys.stderr)
-
-
-gameprotoFirst = checkGameproto
-"""The old name of L{checkGameproto}, for the benchmarks that still call it."""
 
 
 def serverEnv(serverTree: Path) -> dict[str, str]:
@@ -224,6 +222,11 @@ def onlyPorts(name: str, endpoint: str) -> str:
     other port off (the web port's and every installed protocol plugin's),
     so that a benchmark never binds a protocol's default port.
     """
+    return openPorts({name: endpoint})
+
+
+def openPorts(endpoints: dict[str, str]) -> str:
+    """L{onlyPorts} for several ports: each name of ``endpoints`` at its endpoint."""
     try:
         from gameproto.plugin import protocolPlugins
         from gameproto.tap import defaultPorts
@@ -231,8 +234,8 @@ def onlyPorts(name: str, endpoint: str) -> str:
         names = list(defaultPorts(protocolPlugins()))
     except ImportError:  # a tree from before protocol plugins
         names = ["web", "connect4", "maitretarot", "engine"]
-    return ",".join(f"{other}={endpoint if other == name else 'off'}"
-                    for other in dict.fromkeys([name, *names]))
+    return ",".join(f"{other}={endpoints.get(other, 'off')}"
+                    for other in dict.fromkeys([*endpoints, *names]))
 
 
 def loadLimits(serverTree: Path) -> list[str]:
@@ -254,11 +257,193 @@ def twistdCommand() -> list[str]:
     return [sys.executable, "-c", "import sys; from twisted.scripts.twistd import run; run()"]
 
 
+def startGameproto(args: argparse.Namespace, work: Path, name: str, ports: Sequence[str],
+                   options: Sequence[str] = (), *, log: Path | str | None,
+                   profile: str | None = None, db: str | None = None,
+                   command: list[str] | None = None, backlog: int | None = None,
+                   limits: bool = True) -> tuple[Child, dict[str, int]]:
+    """
+    The server as an operator runs it, ``twistd -n gameproto`` from
+    ``--server-tree``'s code, pinned to the server's core: each of
+    ``ports`` (``connect4``, ``engine``...) on a free port of 127.0.0.1,
+    every other port off; its log to the file ``log`` (None: discarded,
+    L{DISCARD_LOGGER}); under cProfile to ``profile``; its records in
+    ``db`` (default ``WORK/NAME.sqlite``); the load benchmarks' lifted
+    limits (L{loadLimits}) unless ``limits`` is false; then ``options``.
+    ``command`` replaces ``twistd`` (a wrapper taking twistd's arguments).
+    The child and each port's number.
+    """
+    numbers = {port: freePort() for port in ports}
+    listen = "" if backlog is None else f":backlog={backlog}"
+    argv = (command or twistdCommand()) + ["-n", "--pidfile="]
+    argv.append(DISCARD_LOGGER if log is None else f"--logfile={log}")
+    if profile:
+        argv += [f"--profile={profile}", "--profiler=cprofile", "--savestats"]
+    argv += ["gameproto", "--db", str(work / f"{name}.sqlite") if db is None else db,
+             "--ports", openPorts({port: f"tcp:{number}:interface=127.0.0.1{listen}"
+                                   for port, number in numbers.items()})]
+    if limits:
+        argv += loadLimits(args.server_tree)
+    argv += options
+    child = Child(name, argv, args.max_seconds, work / f"{name}.out", args.server_cpu,
+                  serverEnv(args.server_tree), cwd=args.server_tree)
+    return child, numbers
+
+
+def readLog(logfile: Path | str) -> dict[str, Any]:
+    """
+    The server's log file, rotated files included: its lines, bytes and
+    files, the tracebacks in it, the refusals (``: refused ``) and the
+    reasons of the connections it closed (``: closing: REASON``).
+    """
+    lines = size = tracebacks = refused = files = 0
+    closing: dict[str, int] = {}
+    logfile = Path(logfile)
+    for path in sorted(logfile.parent.glob(glob.escape(logfile.name) + "*")):
+        if path.name != logfile.name and not path.name[len(logfile.name) + 1:].isdigit():
+            continue
+        data = path.read_bytes()
+        files += 1
+        lines += data.count(b"\n")
+        size += len(data)
+        tracebacks += data.count(b"Traceback (most recent call last)")
+        refused += data.count(b": refused ")
+        for line in data.splitlines():
+            if b": closing: " in line:
+                why = line.split(b": closing: ", 1)[1].decode("utf-8", "replace")
+                closing[why] = closing.get(why, 0) + 1
+    return {"log_lines": lines, "log_bytes": size, "log_files": files,
+            "log_tracebacks": tracebacks, "log_refused": refused,
+            "log_closing_reasons": closing}
+
+
+def readRecords(path: Path, **counts: str) -> dict[str, Any]:
+    """
+    The records the server wrote in its SQLite file ``path`` (read only,
+    after it stopped): games, finished games and actions, the files' bytes,
+    and each of ``counts``, a name and a query giving one number.  The
+    store's schema is read loosely: an unreadable file says why.
+    """
+    import sqlite3
+
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            games, finished = db.execute(
+                "SELECT COUNT(*), COUNT(finished) FROM games").fetchone()
+            (actions,) = db.execute("SELECT COUNT(*) FROM actions").fetchone()
+            extra = {name: db.execute(query).fetchone()[0] for name, query in counts.items()}
+        finally:
+            db.close()
+    except sqlite3.Error as e:
+        return {"records": f"unreadable: {e}", "records_finished": None,
+                "records_actions": None, "records_bytes": None,
+                **{name: None for name in counts}}
+    size = sum(p.stat().st_size for p in path.parent.glob(glob.escape(path.name) + "*"))
+    return {"records": games, "records_finished": finished, "records_actions": actions,
+            "records_bytes": size, **extra}
+
+
 def startEcho(args: argparse.Namespace, work: Path) -> tuple[Child, int]:
     port = freePort()
     argv = [sys.executable, str(Path(__file__).resolve()), "echo", str(port),
             str(args.max_seconds)]
     return Child("echo", argv, args.max_seconds, work / "echo.out", args.server_cpu), port
+
+
+class _EchoClient(Protocol):
+    """Writes its message, and again each time the echo has brought it back whole."""
+
+    def __init__(self, run: dict[str, Any], message: bytes) -> None:
+        self.run = run
+        self.message = message
+        self.pending = 0
+
+    def connectionMade(self) -> None:
+        self.transport.setTcpNoDelay(True)  # type: ignore[union-attr]
+        self.run["connected"] += 1
+        self.transport.write(self.message)  # type: ignore[union-attr]
+
+    def connectFailed(self, reason: Any) -> None:
+        self.run["failed"] += 1
+
+    def dataReceived(self, data: bytes) -> None:
+        self.pending += len(data)
+        size = len(self.message)
+        while self.pending >= size:
+            self.pending -= size
+            if self.run["measuring"]:
+                self.run["echoes"] += 1
+            self.transport.write(self.message)  # type: ignore[union-attr]
+
+
+async def echoBaseline(args: argparse.Namespace, work: Path, connections: int, size: int,
+                       seconds: float, warmup: float = 1.0) -> dict[str, Any]:
+    """
+    The bare echo (L{startEcho}) under a protocol's pattern: ``connections``
+    connections from this process, each with one message of ``size`` bytes
+    in flight, read back and written again, for ``seconds`` after
+    ``warmup``.  Its CPU per echo (one message read and written back) and
+    per message counting each way as one, as the protocols' "server CPU per
+    message" does: the floor a message costs any Twisted server, which
+    L{echoRatio} compares a protocol's cost with.
+    """
+    child, port = startEcho(args, work)
+    run: dict[str, Any] = {"connected": 0, "failed": 0, "echoes": 0, "measuring": False}
+    message = b"x" * (max(2, size) - 1) + b"\n"
+    clients = [_EchoClient(run, message) for _ in range(connections)]
+    try:
+        await waitListening(child, port)
+        pid = child.pid
+        for client in clients:
+            connect(port, client)
+        if not await waitFor(lambda: run["connected"] + run["failed"] >= connections, 30.0) \
+                or run["failed"]:
+            raise RuntimeError(f"echo: {run['connected']} of {connections} connected")
+        await sleep(warmup)
+        serverCpu0, benchCpu0, machine0 = cpuSeconds(pid), selfCpu(), machineBusy()
+        started = now()
+        run["measuring"] = True
+        await sleep(seconds)
+        run["measuring"] = False
+        elapsed = now() - started
+        serverCpu = cpuSeconds(pid) - serverCpu0
+        benchCpu = selfCpu() - benchCpu0
+        othersCpu = max(0.0, machineBusy() - machine0 - serverCpu - benchCpu)
+    finally:
+        for client in clients:
+            if client.transport is not None:
+                client.transport.abortConnection()  # type: ignore[attr-defined]
+        await sleep(0.2)
+        child.stop()
+    echoes = run["echoes"]
+    return {"connections": connections, "message_bytes": len(message), "elapsed_s": elapsed,
+            "echoes": echoes, "echoes_per_s": echoes / elapsed,
+            "server_cpu_pct": 100 * serverCpu / elapsed,
+            "bench_cpu_pct": 100 * benchCpu / elapsed,
+            "others_cpu_pct": 100 * othersCpu / elapsed,
+            "server_cpu_us_per_echo": 1e6 * serverCpu / echoes if echoes else None,
+            "server_cpu_us_per_message": 5e5 * serverCpu / echoes if echoes else None}
+
+
+def echoRatio(usPerMessage: float | None, echo: dict[str, Any] | None) -> float | None:
+    """A protocol's server CPU per message (each way one) over the echo's (L{echoBaseline})."""
+    if not usPerMessage or not echo or not echo.get("server_cpu_us_per_message"):
+        return None
+    return usPerMessage / echo["server_cpu_us_per_message"]
+
+
+def echoRows(echo: dict[str, Any]) -> list[tuple[str, Any]]:
+    """The report's rows of an L{echoBaseline}."""
+    return [
+        ("echoes/s (one message read and written back)", fmt(echo["echoes_per_s"], 0)),
+        ("echo server CPU per echo", f"{fmt(echo['server_cpu_us_per_echo'])} µs"),
+        ("echo server CPU per message (each way one)",
+         f"{fmt(echo['server_cpu_us_per_message'])} µs"),
+        ("CPU: echo server / bench / others",
+         f"{fmt(echo['server_cpu_pct'])}% / {fmt(echo['bench_cpu_pct'])}% / "
+         f"{fmt(echo['others_cpu_pct'])}%"),
+    ]
 
 
 # -- waiting and connecting ---------------------------------------------------

@@ -3,10 +3,12 @@
 Deals per second of gameproto's French Tarot: the engine alone, the engine
 behind a table, and the MaîtreTarot server on loopback.
 
-    python -m bench.tarot_deals                      # ~2 minutes, prints a table
-    python -m bench.tarot_deals --tables 1,20,50 --seconds 10
-    python -m bench.tarot_deals --phases net --tables 50 --py-spy /tmp/tarot.txt
-    python -m bench.tarot_deals --json out.json      # the figures as JSON too
+    python bench/tarot_deals.py                      # ~2 minutes, prints a table
+    python bench/tarot_deals.py --tables 1,20,50 --seconds 10
+    python bench/tarot_deals.py --phases net --tables 50 --py-spy /tmp/tarot.txt
+    python bench/tarot_deals.py --json out.json      # the figures as JSON too
+
+(``python -m bench.tarot_deals`` from the repository root is the same.)
 
 Three phases:
 
@@ -55,12 +57,15 @@ The process helpers are the benchmarks' own (``bench/harness.py``).
 
 from __future__ import annotations
 
+if __name__ == "__main__" and not __package__:  # python bench/tarot_deals.py
+    import _launch
+
+    _launch.asModule(__file__)
+
 import argparse
 import array
 import gc
-import glob
 import os
-import platform
 import random
 import shutil
 import subprocess
@@ -74,29 +79,26 @@ from twisted.internet.task import Clock, deferLater
 
 from bench import harness
 from bench.harness import (
-    DISCARD_LOGGER,
     REPO,
     Child,
     addTable,
     connect,
-    cpuModel,
     cpuSeconds,
     fdCount,
     fmt,
-    freePort,
     machineBusy,
     now,
     percentiles,
     printProfile,
     printPySpy,
+    readLog,
+    readRecords,
     reportHeader,
     rssKiB,
     runBench,
     selfCpu,
-    serverCode,
-    serverEnv,
     sleep,
-    twistdCommand,
+    startGameproto,
     waitFor,
     waitListening,
 )
@@ -111,6 +113,8 @@ from gameproto.maitretarot.protocol import MaitreTarotClientProtocol
 REASONS = ("played", "all-pass", "petit-sec")
 MAX_ACTIONS = 100_000_000
 """The server's --engine-max-actions in the networked runs (see L{startServer})."""
+REPLAYS = "SELECT COUNT(*) FROM actions WHERE action = '{\"replay\":true}'"
+"""The deals a record holds: one replay answer each."""
 
 
 # -- engine and table ----------------------------------------------------------
@@ -378,65 +382,16 @@ class BenchClient(MaitreTarotClientProtocol):
 def startServer(args: argparse.Namespace, work: Path, name: str, logfile: str | None,
                 profile: str | None) -> tuple[Child, int]:
     """twistd gameproto with MaîtreTarot alone on a free port."""
-    port = freePort()
-    argv = twistdCommand() + ["-n", "--pidfile="]
-    if logfile is None:
-        argv.append(DISCARD_LOGGER)
-    else:
-        argv.append(f"--logfile={logfile}")
-    if profile:
-        argv += [f"--profile={profile}", "--profiler=cprofile", "--savestats"]
-    argv += ["gameproto", "--db", str(work / f"{name}.sqlite"),
-             "--ports", harness.onlyPorts("maitretarot", f"tcp:{port}:interface=127.0.0.1"),
-             "--maitretarot-bots-after", "600", *harness.loadLimits(args.server_tree)]
+    options = ["--maitretarot-bots-after", "600"]
     if "engine-max-actions" in (args.server_tree / "gameproto" / "tap.py").read_text():
         # A table plays about 80 actions a deal: the default cap (10,000
         # actions a game) aborts a lone table's session after about 125
         # deals, seconds into a run, and its MaîtreTarot clients then hear
         # nothing.  The bench's sessions run for the whole window.
-        argv += ["--engine-max-actions", str(MAX_ACTIONS)]
-    child = Child(name, argv, args.max_seconds, work / f"{name}.out", args.server_cpu,
-                  serverEnv(args.server_tree), cwd=args.server_tree)
-    return child, port
-
-
-def readLog(logfile: str) -> dict[str, Any]:
-    """Lines, size, tracebacks and closes of the server's log, rotated files included."""
-    lines = size = tracebacks = files = 0
-    closing: dict[str, int] = {}
-    for path in [logfile, *glob.glob(glob.escape(logfile) + ".[0-9]*")]:
-        with open(path, "rb") as f:
-            data = f.read()
-        files += 1
-        lines += data.count(b"\n")
-        size += len(data)
-        tracebacks += data.count(b"Traceback")
-        for line in data.splitlines():
-            if b": closing: " in line:
-                why = line.split(b": closing: ", 1)[1].decode("utf-8", "replace")
-                closing[why] = closing.get(why, 0) + 1
-    return {"log_lines": lines, "log_bytes": size, "log_files": files,
-            "log_tracebacks": tracebacks, "log_closing_reasons": closing}
-
-
-def readRecords(path: Path) -> dict[str, Any]:
-    """The records the server wrote (its SQLite file): how many, finished, deals and size."""
-    count = finished = deals = actions = size = 0
-    if path.exists():
-        import sqlite3
-
-        db = sqlite3.connect(str(path))
-        try:
-            count, finished = db.execute(
-                "SELECT COUNT(*), COUNT(finished) FROM games").fetchone()
-            (actions,) = db.execute("SELECT COUNT(*) FROM actions").fetchone()
-            (deals,) = db.execute(
-                "SELECT COUNT(*) FROM actions WHERE action = '{\"replay\":true}'").fetchone()
-        finally:
-            db.close()
-        size = sum(p.stat().st_size for p in path.parent.glob(path.name + "*"))
-    return {"records": count, "records_finished": finished, "records_actions": actions,
-            "records_replays": deals, "records_bytes": size}
+        options += ["--engine-max-actions", str(MAX_ACTIONS)]
+    child, ports = startGameproto(args, work, name, ["maitretarot"], options, log=logfile,
+                                  profile=profile)
+    return child, ports["maitretarot"]
 
 
 async def netRun(args: argparse.Namespace, work: Path, tables: int, spyOn: bool) -> dict[str, Any]:
@@ -552,7 +507,7 @@ async def netRun(args: argparse.Namespace, work: Path, tables: int, spyOn: bool)
     result["errors"] = dict(run.errors)
     result["unexpected_closes"] = run.unexpectedCloses
     result["connect_failures"] = run.connectFailures
-    result.update(readRecords(work / f"{name}.sqlite"))
+    result.update(readRecords(work / f"{name}.sqlite", records_replays=REPLAYS))
     if logfile is not None:
         result.update(readLog(logfile))
     return result
