@@ -325,15 +325,13 @@ class Rules:
 
     @classmethod
     def parse(cls, text: str, base: Rules | None = None) -> Rules:
-        """The rules of ``text`` over ``base`` (default: FreeDoko's defaults)."""
-        start = base if base is not None else _DEFAULT_RULES
-        values = dict(start.entries)
-        order = [name for name, _ in start.entries]
-        for name, value in _parseRuleLines(text):
-            if name not in values:
-                order.append(name)
-            values[name] = value
-        return cls(tuple((name, values[name]) for name in order))
+        """
+        The rules of ``text`` over ``base`` (default: FreeDoko's defaults):
+        the same L{Rules} each time for the same text and base (they never
+        change), so that what they cache (their flags, the card orders
+        made for them) serves every party played under them.
+        """
+        return _parseRules(text, base if base is not None else _DEFAULT_RULES)
 
     def value(self, name: str, default: str = "") -> str:
         return self._index.get(name, default)
@@ -374,6 +372,18 @@ class Rules:
 
     def asDict(self) -> dict[str, str]:
         return dict(self.entries)
+
+
+@functools.lru_cache(maxsize=64)
+def _parseRules(text: str, start: Rules) -> Rules:
+    """L{Rules.parse}, once for each text and base."""
+    values = dict(start.entries)
+    order = [name for name, _ in start.entries]
+    for name, value in _parseRuleLines(text):
+        if name not in values:
+            order.append(name)
+        values[name] = value
+    return Rules(tuple((name, values[name]) for name in order))
 
 
 def _any(*names: str) -> Callable[[Rules], bool]:
@@ -684,13 +694,16 @@ def legalCards(order: CardOrder, hand: Sequence[str], trick: Sequence[str]) -> t
 
 def sortHand(order: CardOrder, hand: Iterable[str]) -> list[str]:
     """Trumps high to low, then the colors, each high to low."""
-    rank = order.rank
+    return sorted(hand, key=_sortKeys(order).__getitem__)
 
-    def key(card: str) -> tuple[int, int, int]:
-        if card in rank:
-            return (0, -rank[card], 0)
-        return (1, _COLOR_INDEX[_COLOR_OF[card]], -_POINTS_OF[card])
-    return sorted(hand, key=key)
+
+@functools.lru_cache(maxsize=512)
+def _sortKeys(order: CardOrder) -> dict[str, tuple[int, int, int]]:
+    """Each card's place in L{sortHand} under ``order``, made once for the order."""
+    rank = order.rank
+    return {card: (0, -rank[card], 0) if card in rank
+            else (1, _COLOR_INDEX[_COLOR_OF[card]], -_POINTS_OF[card])
+            for card in _COLOR_OF}
 
 
 def countTrumps(hand: Iterable[str], gameType: str = NORMAL, rules: Rules | None = None) -> int:
@@ -907,6 +920,8 @@ class DoppelkopfGame:
         self.trickCount = TRICKS if rules.flag("with nines") else 10
         """12 tricks with nines, 10 without."""
         self._limits = {a: remainingCards(rules, a) for a in (NO120, NO90, NO60, NO30, NO0)}
+        self._legal: tuple[tuple[int, ...], CardOrder, list[str], tuple[str, ...]] | None = None
+        """The last L{legalCardsFor}: for which seat and sizes, order and hand."""
         self._lastAnnouncement = rules.number("last announcement", 3)
         self._replies = rules.flag("announcement reply")
         self.startplayer = startplayer
@@ -1251,7 +1266,15 @@ class DoppelkopfGame:
     def legalCardsFor(self, seat: Seat) -> tuple[str, ...]:
         if self.phase != PLAYING or seat != self.turn:
             return ()
-        return legalCards(self.order, self.hands[seat], self.trick)
+        # Asked several times a card (the requests, the view, the check of
+        # the card played): kept while the hand, the trick and the order
+        # stay as they were.
+        hand, order = self.hands[seat], self.order
+        key = (seat, len(hand), len(self.trick), len(self.tricks))
+        cached = self._legal
+        if cached is None or cached[0] != key or cached[1] is not order or cached[2] != hand:
+            cached = self._legal = (key, order, list(hand), legalCards(order, hand, self.trick))
+        return cached[3]
 
     def genscherPossible(self, seat: Seat, card: str) -> bool:
         """
@@ -1427,9 +1450,10 @@ class DoppelkopfGame:
         if self.gameType == MARRIAGE and self.selector is not None and team == CONTRA:
             return NO_ANNOUNCEMENT
         best = NO_ANNOUNCEMENT
+        teams, announcements = self.teams, self.announcements
         for s in range(PLAYERS):
-            if self.teams[s] == team:
-                best = max(best, self.seatAnnouncement(s))
+            if teams[s] == team and announcements[s]:
+                best = max(best, announcements[s][-1][0])
         return best
 
     def announcementValid(self, seat: Seat, announcement: int) -> int:
@@ -1438,48 +1462,73 @@ class DoppelkopfGame:
         announcement ``seat`` would make now (``reply`` for a late re/contra),
         or NO_ANNOUNCEMENT when it may not.
         """
-        if self.phase != PLAYING:
+        announcing = self._announcing(seat)
+        if announcing is None:
             return NO_ANNOUNCEMENT
+        return self._announcementValid(seat, announcement, *announcing, None)
+
+    def _announcing(self, seat: Seat) -> tuple[str, int, int] | None:
+        """
+        What each announcement of ``seat`` depends on now: its team, the
+        team's last announcement, and the cards it holds (a marriage's
+        deferral counted in); None when it may make none at all.
+        """
+        if self.phase != PLAYING:
+            return None
         remaining = self.trickCount - len(self.tricks)
         if remaining < self._lastAnnouncement:
-            return NO_ANNOUNCEMENT
+            return None
         if self.gameType == MARRIAGE and self.selector is not None:
-            return NO_ANNOUNCEMENT
+            return None
         team = self.teams[seat]
         if team is None:
-            return NO_ANNOUNCEMENT
+            return None
         last = self.teamAnnouncement(team)
         if last == REPLY:
-            return NO_ANNOUNCEMENT
+            return None
+        deferral = (self.determination - 1
+                    if self.gameType in (MARRIAGE, MARRIAGE_SOLO) and self.determination else 0)
+        return team, last, len(self.hands[seat]) + deferral
+
+    def _announcementValid(self, seat: Seat, announcement: int, team: str, last: int,
+                           held: int, below: int | None) -> int:
+        """
+        L{announcementValid} past L{_announcing}; ``below``: what it gives for
+        the announcement just below, when known (L{validAnnouncements} asks
+        them in order).
+        """
         if announcement == REPLY:
             announcement = NO120
         if last >= announcement:
             return NO_ANNOUNCEMENT
-        deferral = (self.determination - 1
-                    if self.gameType in (MARRIAGE, MARRIAGE_SOLO) and self.determination else 0)
-        cards = len(self.hands[seat])
         limits = self._limits
-        valid = cards + deferral >= limits[announcement]
+        valid = held >= limits[announcement]
         if not valid and announcement == NO120:
             announcement = REPLY
         if announcement == REPLY:
             if not self._replies or last != NO_ANNOUNCEMENT:
                 return NO_ANNOUNCEMENT
             opposite = self.teamAnnouncement(_opposite(team))
-            if cards + deferral + 1 >= limits.get(opposite, 10**6):
+            if held + 1 >= limits.get(opposite, 10**6):
                 return REPLY
             return NO_ANNOUNCEMENT
-        if announcement > NO120 and last != announcement - 1:
-            valid = valid and self.announcementValid(seat, announcement - 1) == announcement - 1
+        if announcement > NO120 and last != announcement - 1 and valid:
+            if below is None:
+                below = self._announcementValid(seat, announcement - 1, team, last, held, None)
+            valid = below == announcement - 1
         return announcement if valid else NO_ANNOUNCEMENT
 
     def validAnnouncements(self, seat: Seat) -> tuple[int, ...]:
         if (self.phase != PLAYING or self.teams[seat] is None
                 or self.trickCount - len(self.tricks) < self._lastAnnouncement):
             return ()
+        announcing = self._announcing(seat)
+        if announcing is None:
+            return ()
         found = []
+        made: int | None = None
         for a in (NO120, NO90, NO60, NO30, NO0):
-            made = self.announcementValid(seat, a)
+            made = self._announcementValid(seat, a, *announcing, made)
             if made and made not in found:
                 found.append(made)
         return tuple(found)
@@ -1919,6 +1968,8 @@ class DoppelkopfParty:
         self._announcementCache: tuple[tuple[Any, ...], tuple[int, ...]] | None = None
         self._stamp = 0
         self._hands: dict[Seat, tuple[tuple[int, ...], list[str]]] = {}
+        self._viewCache: tuple[Any, ...] | None = None
+        """What L{_viewParts} made last: for which game and tricks, and for which summary."""
         self._newGame()
         self._lastEvents = tuple(self._events)
         self._events = []
@@ -2305,7 +2356,7 @@ class DoppelkopfParty:
             poverty = game.povertyReturned or game.povertyCards or None
         elif seat == game.povertyAccepter:
             poverty = game.povertyCards
-        played = tuple(c for t in game.tricks for c in t.cards) + tuple(game.trick)
+        played, trickPoints, summary = self._viewParts()
         return DoppelkopfView(
             seat=seat, phase=self.phase, gameNumber=len(self.summaries),
             startplayer=game.startplayer, turn=None if self.over else game.turn,
@@ -2316,15 +2367,36 @@ class DoppelkopfParty:
             trick=tuple(game.trick), leader=game.leader,
             lastTrick=game.tricks[-1] if game.tricks else None,
             tricksPlayed=len(game.tricks),
-            trickPoints=tuple(countPoints(w) for w in game.won),
+            trickPoints=trickPoints,
             announcements=tuple(ANNOUNCEMENTS[game.seatAnnouncement(s)] for s in range(PLAYERS)),
             validAnnouncements=tuple(ANNOUNCEMENTS[a] for a in self._validAnnouncements(seat)),
             swinesOwner=game.swinesOwner, hyperswinesOwner=game.hyperswinesOwner,
             povertyCount=len(game.povertyCards), povertyCards=poverty,
             playedCards=played, totals=tuple(self.totals),
-            lastSummary=self.summaries[-1].asJSON() if self.summaries else None,
-            rules=self.rules,
+            lastSummary=summary, rules=self.rules,
         )
+
+    def _viewParts(self) -> tuple[tuple[str, ...], tuple[int, ...], dict[str, JSON] | None]:
+        """
+        What every seat's view shares: the cards played, each seat's trick
+        points and the last game's summary, made again only once a card is
+        played or a game ends (four views a step read them).  The summary
+        is one dict for every view of it: read it, do not change it.
+        """
+        game = self.game
+        summary = self.summaries[-1] if self.summaries else None
+        cached = self._viewCache
+        if cached is None or cached[0] is not game or cached[1] != len(game.tricks):
+            # the full tricks: once a trick
+            cached = self._viewCache = (
+                game, len(game.tricks), tuple(c for t in game.tricks for c in t.cards),
+                tuple(countPoints(w) for w in game.won),
+                cached[4] if cached is not None else None,
+                cached[5] if cached is not None else None)
+        if cached[4] is not summary:
+            cached = self._viewCache = (*cached[:4], summary,
+                                        None if summary is None else summary.asJSON())
+        return cached[2] + tuple(game.trick), cached[3], cached[5]
 
     def display(self, seat: Seat | None) -> Display:
         """
