@@ -18,19 +18,26 @@ direct
     The record store alone, in this process, no network: games of
     ``--direct-actions`` actions (``gameStarted``, ``seatsChanged``, one
     ``actionAccepted`` per action, ``gameFinished``, as a table calls them)
-    written to ``SQLiteRecordStore`` on a file, to ``SQLiteRecordStore``
-    on ``:memory:``, and to a store that keeps nothing: the CPU each costs
-    per action without any server around it, and for the file the write()
-    calls and the bytes sent to the disk (``/proc/self/io``) per action.
+    written to ``SQLiteRecordStore`` on a file committing each write
+    (``sqlite``), on a file committing every ``--direct-commit-every``
+    actions as the server commits once per reactor turn (``turns``), on
+    ``:memory:``, and to a store that keeps nothing: the CPU each costs per
+    action without any server around it; for the files the write() calls,
+    the bytes written (``/proc/self/io``) and, with checkpoints off, the
+    bytes the write-ahead log grows per action.  Then the JSON libraries
+    (the standard library, orjson and msgspec, those installed) on the
+    server's own messages: encoding a Connect Four and a Tarot instructions
+    message, decoding a client's action, microseconds each.
 network runs
-    For each ``--workloads`` x ``--stores`` (``--repeat`` times, the stores
-    interleaved): a fresh server, run as an operator runs it (``twistd -n
+    For each ``--workloads`` x ``--stores`` x ``--json-libs`` (``--repeat``
+    times, the stores interleaved): a fresh server, run as an operator runs it (``twistd -n
     --pidfile= gameproto --db FILE --ports
     engine=tcp:PORT:interface=127.0.0.1,web=off,connect4=off,maitretarot=off``,
     its log discarded unless ``--server-log``, pinned to one core), and
-    ``--players`` JSON-lines clients in this process (pinned to the other
-    core), raw Twisted protocols answering at once with the centre of a
-    random zone of the CLICK the instructions request of them.
+    JSON-lines clients in this process (pinned to the other core; for
+    ``--games`` games at once, 100 by default, as the targets say), raw
+    Twisted protocols answering at once with the centre of a random zone of
+    the CLICK the instructions request of them.
 
     Workloads:
       pvp  clients in pairs: one creates a Connect Four game with no bot
@@ -45,13 +52,19 @@ network runs
 
     Stores:
       sqlite  ``--db`` a file in a temporary directory: each accepted
-              action is an INSERT committed before any seat is told.
+              action is an INSERT, committed (once per reactor turn, for
+              all the turn's writes) before any seat is told.
       memdb   ``--db :memory:``: the same SQL, no file.
       off     storage off: ``twistd gameproto`` has no such option, so the
               server is started through this script (``--twistd-without-store``,
               then twistd's own ``run()``), which first swaps
               ``gameproto.tap.SQLiteRecordStore`` for a store that keeps
               nothing.  Everything else is the same server.
+
+    JSON libraries (``--json-libs``): ``installed`` is the server as
+    installed (orjson writes, when it is there); ``stdlib``, ``orjson`` and
+    ``msgspec`` start it through this script (``--twistd-json LIB``), which
+    first has the engine JSON wire write with that library alone.
 
     After ``--warmup`` seconds, ``--seconds`` are measured: accepted actions
     of the clients per second (an action is accepted when the next
@@ -91,6 +104,8 @@ from typing import Any, Iterator
 
 NO_STORE = "--twistd-without-store"
 """First argument: run ``twistd`` (the rest of the arguments) with storage off."""
+JSON_LIB = "--twistd-json"
+"""First arguments ``--twistd-json LIB``: run ``twistd`` with the wire writing with LIB."""
 
 
 class NullStore:
@@ -142,8 +157,67 @@ def twistdWithoutStore(argv: list[str]) -> None:
     run()
 
 
-if __name__ == "__main__" and sys.argv[1:2] == [NO_STORE]:
-    twistdWithoutStore(sys.argv[2:])
+def writeWith(lib: str) -> None:
+    """
+    Have gameproto's engine JSON wire write with ``lib`` alone (``stdlib``,
+    ``orjson``, ``msgspec``), whatever is installed: its ``dumps`` and its
+    ``encodeWith`` (an encoded part spliced in: orjson's Fragment,
+    msgspec's Raw, the standard library's JSON around it).
+    """
+    import json as stdjson
+
+    from gameproto.enginejson import wire
+
+    def plain(value: Any) -> bytes:
+        return stdjson.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+    if lib == "stdlib":
+        wire.dumps = plain
+        wire._fragment = None
+    elif lib == "orjson":
+        import orjson
+
+        def fast(value: Any) -> bytes:
+            try:
+                return orjson.dumps(value)
+            except TypeError:
+                return plain(value)
+
+        wire.dumps = fast
+        wire._orjson = orjson
+        wire._fragment = orjson.Fragment
+    elif lib == "msgspec":
+        import msgspec
+
+        encoder = msgspec.json.Encoder()
+
+        def spec(value: Any) -> bytes:
+            try:
+                return encoder.encode(value)
+            except (TypeError, OverflowError):
+                return plain(value)
+
+        def specWith(message: dict[str, Any], key: str, encoded: bytes) -> bytes:
+            return encoder.encode({**message, key: msgspec.Raw(encoded)})
+
+        wire.dumps = spec
+        wire.encodeWith = specWith  # type: ignore[assignment]
+    else:
+        raise SystemExit(f"{JSON_LIB}: no JSON library {lib!r}")
+
+
+if __name__ == "__main__" and sys.argv[1:2] and sys.argv[1] in (NO_STORE, JSON_LIB):
+    wrapped = sys.argv[1:]
+    if wrapped[0] == JSON_LIB:
+        writeWith(wrapped[1])
+        wrapped = wrapped[2:]
+    if wrapped[:1] == [NO_STORE]:
+        twistdWithoutStore(wrapped[1:])
+    else:
+        from twisted.scripts.twistd import run as runTwistd
+
+        sys.argv = ["twistd", *wrapped]
+        runTwistd()
     sys.exit(0)
 
 if __name__ == "__main__" and not __package__:  # python bench/enginejson_load.py
@@ -181,6 +255,11 @@ from twisted.internet.protocol import Protocol  # noqa: E402
 
 WORKLOADS = ("bot", "pvp")
 STORES = ("sqlite", "memdb", "off")
+DIRECT_STORES = ("sqlite", "turns", "memdb", "off")
+JSON_LIBS = ("installed", "stdlib", "orjson", "msgspec")
+TARGETS = {"actions_per_s": 10_000, "server_cpu_us_per_action": 100.0, "ack_p99_ms": 20.0,
+           "store_share": 0.15, "games": 100}
+"""The engine JSON performance targets: pvp, SQLite on, at 100 games."""
 dumps, loads = json.dumps, json.loads
 
 
@@ -365,15 +444,25 @@ class JsonPlayer(Protocol):
 
 
 def startServer(args: argparse.Namespace, work: Path, name: str, store: str,
-                logfile: str | None) -> tuple[Child, int, Path | None]:
+                logfile: str | None, jsonLib: str = "installed"
+                ) -> tuple[Child, int, Path | None]:
     """twistd gameproto with the engine JSON port alone; the database file, if any."""
-    command = ([sys.executable, str(REPO / "bench" / "enginejson_load.py"), NO_STORE]
-               if store == "off" else None)
+    command = wrapperCommand(store, jsonLib)
     db = work / f"{name}.sqlite" if store == "sqlite" else None
     child, ports = startGameproto(args, work, name, ["engine"], gameLimits(args.server_tree),
                                   log=logfile, db=":memory:" if db is None else str(db),
                                   command=command)
     return child, ports["engine"], db
+
+
+def wrapperCommand(store: str, jsonLib: str) -> list[str] | None:
+    """This script as twistd's wrapper for storage off or another JSON library; None: twistd."""
+    command = [sys.executable, str(REPO / "bench" / "enginejson_load.py")]
+    if jsonLib != "installed":
+        command += [JSON_LIB, jsonLib]
+    if store == "off":
+        command.append(NO_STORE)
+    return command if len(command) > 2 else None
 
 
 def gameLimits(serverTree: Path) -> list[str]:
@@ -435,11 +524,13 @@ def directPhase(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     n = games * perGame
     results: dict[str, Any] = {"actions_per_game": perGame, "games": games, "actions": n,
                                "rounds": 3}
+    every = args.direct_commit_every
     for round in range(3):
-        for kind in STORES:
-            path = work / f"direct-{round}.sqlite"
-            store: Any = (SQLiteRecordStore(str(path)) if kind == "sqlite"
+        for kind in DIRECT_STORES:
+            path = work / f"direct-{kind}-{round}.sqlite"
+            store: Any = (SQLiteRecordStore(str(path)) if kind in ("sqlite", "turns")
                           else SQLiteRecordStore(":memory:") if kind == "memdb" else NullStore())
+            turns = EveryN(store, every) if kind == "turns" else None
             seatsChanged = getattr(store, "seatsChanged", None)
             io0 = processIo(os.getpid())
             cpu0, wall0 = time.process_time(), now()
@@ -460,6 +551,8 @@ def directPhase(args: argparse.Namespace, work: Path) -> dict[str, Any]:
                     record.actions.append(action)
                     before = now()
                     store.actionAccepted(record, action)
+                    if turns is not None:
+                        turns.wrote()
                     took = now() - before
                     if took > 0.001:
                         slow += 1
@@ -467,6 +560,8 @@ def directPhase(args: argparse.Namespace, work: Path) -> dict[str, Any]:
                 inActions += time.process_time() - t
                 record.finished, record.scores = time.time(), [1, 0]
                 store.gameFinished(record)
+            if turns is not None:
+                turns.flush()
             cpu, wall = time.process_time() - cpu0, now() - wall0
             io = processIo(os.getpid())
             store.close()
@@ -474,21 +569,158 @@ def directPhase(args: argparse.Namespace, work: Path) -> dict[str, Any]:
                        "insert_cpu_us": 1e6 * inActions / n,
                        "game_cpu_us_besides_actions": 1e6 * (cpu - inActions) / games,
                        "write_calls_per_action": (io["syscw"] - io0["syscw"]) / n,
+                       "written_bytes_per_action": (io["wchar"] - io0["wchar"]) / n,
                        "disk_bytes_per_action": (io["write_bytes"] - io0["write_bytes"]) / n,
                        "calls_over_1ms": slow, "slowest_call_ms": 1000 * slowest}
-            if kind == "sqlite":
+            if kind in ("sqlite", "turns"):
                 size = sum(f.stat().st_size for f in work.glob(path.name + "*") if f.is_file())
                 figures["bytes_per_action"] = size / n
             best = results.get(kind)
             if best is None or figures["cpu_us_per_action"] < best["cpu_us_per_action"]:
                 results[kind] = figures
+    for kind in ("sqlite", "turns"):
+        results[kind].update(walGrowth(work, kind, games, perGame, every))
     base = results["off"]
-    for kind in ("sqlite", "memdb"):
+    for kind in ("sqlite", "turns", "memdb"):
         results[kind]["cost_us_per_action"] = (
             results[kind]["cpu_us_per_action"] - base["cpu_us_per_action"])
         results[kind]["insert_cost_us"] = results[kind]["insert_cpu_us"] - base["insert_cpu_us"]
         results[kind]["game_cost_us"] = (results[kind]["game_cpu_us_besides_actions"]
                                          - base["game_cpu_us_besides_actions"])
+    return results
+
+
+class EveryN:
+    """The server's outbox for the direct phase: the store's writes committed every ``n`` actions."""
+
+    holding = False
+
+    def __init__(self, store: Any, n: int) -> None:
+        self.n, self.count = n, 0
+        self.commits: list[Any] = []
+        store.batchCommits(self)
+
+    def commitLater(self, commit: Any) -> None:
+        self.commits.append(commit)
+
+    def wrote(self) -> None:
+        """One more action written: a commit every ``n``."""
+        self.count += 1
+        if self.count % self.n == 0:
+            self.flush()
+
+    def flush(self) -> None:
+        commits, self.commits = self.commits, []
+        for commit in commits:
+            commit()
+
+
+def walGrowth(work: Path, kind: str, games: int, perGame: int, every: int) -> dict[str, Any]:
+    """
+    How much the write-ahead log grows per action, checkpoints off (so it
+    only grows): ``sqlite`` a commit per write, ``turns`` one every
+    ``every`` actions.  SQLite appends each page a commit changed as one
+    frame (a 24-byte header and the page).
+    """
+    from gameproto.engine.record import GameRecord, RecordedAction
+    from gameproto.engine.store import SQLiteRecordStore
+
+    path = work / f"wal-{kind}.sqlite"
+    store = SQLiteRecordStore(str(path))
+    store._db.execute("PRAGMA wal_autocheckpoint=0")
+    (pageSize,) = store._db.execute("PRAGMA page_size").fetchone()
+    turns = EveryN(store, every) if kind == "turns" else None
+    wal = Path(f"{path}-wal")
+    start = wal.stat().st_size if wal.exists() else 0
+    n = 0
+    for g in range(games):
+        record = GameRecord(id=store.nextId(), engine="connect4",
+                            params={"players": 2, "width": 7, "height": 6}, initvalues={},
+                            seats=["p1", "p2"], started=time.time())
+        store.gameStarted(record)
+        for turn in range(perGame):
+            action = RecordedAction(turn % 2, (g + turn) % 7, time.time())
+            record.actions.append(action)
+            store.actionAccepted(record, action)
+            n += 1
+            if turns is not None:
+                turns.wrote()
+        record.finished, record.scores = time.time(), [1, 0]
+        store.gameFinished(record)
+    if turns is not None:
+        turns.flush()
+    grown = wal.stat().st_size - start
+    store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    store.close()
+    return {"wal_bytes_per_action": grown / n,
+            "wal_frames_per_action": grown / (pageSize + 24) / n, "page_size": pageSize}
+
+
+def jsonPhase(repeat: int = 2000) -> dict[str, Any]:
+    """
+    The JSON libraries on the server's own messages: a Connect Four and a
+    Tarot instructions message (each seat's display, its requested actions,
+    the state) encoded, a client's action decoded, in microseconds (the
+    best of five runs of ``repeat``); each library's JSON read back must be
+    the standard library's.
+    """
+    import timeit
+
+    from gameproto.games.connect4 import ENGINE as CONNECT4
+    from gameproto.games.tarot import TAROT, tarotBot
+
+    connect4 = CONNECT4.start({}, None, random.Random(1))
+    rng = random.Random(2)
+    for _ in range(14):
+        step = connect4.instructions()
+        connect4.act(step.requested_actions[0].player,
+                     rng.choice(connect4.board.legal_columns()))  # type: ignore[attr-defined]
+    tarot: Any = TAROT.start({}, {"seed": 1})
+    while not (tarot.phase == "play" and tarot.tricksPlayed >= 6):
+        seat = tarot.waitingFor()[0]
+        tarot.act(seat, tarotBot(tarot.view(seat), seat))
+
+    def message(game: Any, seat: int) -> dict[str, Any]:
+        step = game.instructions()
+        return {"type": "instructions", "game": 1, "player": seat + 1, "turn": 40, "by": seat,
+                "displays": [game.display(seat).asJSON()],
+                "requested_actions": [r.asJSON() for r in step.requested_actions
+                                      if r.player == seat],
+                "waiting_for": sorted({r.player + 1 for r in step.requested_actions}),
+                "clocks": [], "game_state": step.game_state.asJSON()}
+
+    messages = {"connect4": message(connect4, connect4.board.turn),
+                "tarot": message(tarot, tarot.turn)}
+    action = (b'{"type":"action","action":{"type":"CLICK","x":350.0,"y":300.0,'
+              b'"button":"LEFT"}}')
+    libs: dict[str, tuple[Any, Any]] = {
+        "stdlib": (lambda v: json.dumps(v, separators=(",", ":"), ensure_ascii=False)
+                   .encode("utf-8"), json.loads)}
+    try:
+        import orjson
+
+        libs["orjson"] = (orjson.dumps, orjson.loads)
+    except ImportError:
+        pass
+    try:
+        import msgspec
+
+        libs["msgspec"] = (msgspec.json.Encoder().encode, msgspec.json.Decoder().decode)
+    except ImportError:
+        pass
+
+    def best(call: Any) -> float:
+        return 1e6 * min(timeit.repeat(call, number=repeat, repeat=5)) / repeat
+
+    results: dict[str, Any] = {"bytes": {k: len(libs["stdlib"][0](m)) for k, m in messages.items()}}
+    for name, (encode, decode) in libs.items():
+        figures: dict[str, Any] = {}
+        for kind, value in messages.items():
+            if json.loads(encode(value)) != json.loads(libs["stdlib"][0](value)):
+                figures["differs"] = kind
+            figures[f"encode_{kind}_us"] = best(lambda: encode(value))
+        figures["decode_action_us"] = best(lambda: decode(action))
+        results[name] = figures
     return results
 
 
@@ -521,15 +753,23 @@ async def rampUp(run: Run, port: int, players: list[JsonPlayer], batch: int) -> 
     return now() - started
 
 
+def playersFor(args: argparse.Namespace, workload: str) -> int:
+    """The connections of a run: ``--players``, else two per game (pvp) or one (bot)."""
+    if args.players is not None:
+        return int(args.players)
+    return int(args.games) * (2 if workload == "pvp" else 1)
+
+
 async def networkRun(args: argparse.Namespace, work: Path, workload: str, store: str,
-                     repeat: int) -> dict[str, Any]:
-    name = f"{workload}-{store}-{repeat}"
+                     repeat: int, jsonLib: str = "installed") -> dict[str, Any]:
+    name = f"{workload}-{store}-{jsonLib}-{repeat}"
     logfile = None if args.server_log is None else f"{args.server_log}.{name}"
-    child, port, db = startServer(args, work, name, store, logfile)
+    child, port, db = startServer(args, work, name, store, logfile, jsonLib)
     run = Run()
     rng = random.Random(args.seed + repeat)
     players: list[JsonPlayer] = []
-    for i in range(args.players):
+    count = playersFor(args, workload)
+    for i in range(count):
         role = "bot" if workload == "bot" else ("host" if i % 2 == 0 else "guest")
         players.append(JsonPlayer(run, f"p{i}", random.Random(rng.random()), role))
     if workload == "pvp":
@@ -538,8 +778,8 @@ async def networkRun(args: argparse.Namespace, work: Path, workload: str, store:
     spy: Child | None = None
     spyFile = f"{args.py_spy}-{name}.txt" if args.py_spy else None
     result: dict[str, Any] = {
-        "workload": workload, "store": store, "repeat": repeat, "players": args.players,
-        "games_at_once": args.players if workload == "bot" else args.players // 2,
+        "workload": workload, "store": store, "json": jsonLib, "repeat": repeat,
+        "players": count, "games_at_once": count if workload == "bot" else count // 2,
         "server_log": logfile or "discarded", "py_spy": spyFile}
     try:
         try:
@@ -580,6 +820,7 @@ async def networkRun(args: argparse.Namespace, work: Path, workload: str, store:
         io = processIo(pid)
         diskBytes = io["write_bytes"] - io0["write_bytes"]
         writeCalls = io["syscw"] - io0["syscw"]
+        written = io["wchar"] - io0["wchar"]  # SQLite's: sockets' sends are not counted
         result["server_rss_end_kib"] = rssKiB(pid)
         result["server_rss_window_start_kib"] = rssBefore
         run.stopping = True
@@ -598,6 +839,7 @@ async def networkRun(args: argparse.Namespace, work: Path, workload: str, store:
             messages_in_per_action=run.messagesIn / run.actions if run.actions else None,
             server_write_calls_per_action=writeCalls / run.actions if run.actions else None,
             server_disk_bytes_per_action=diskBytes / run.actions if run.actions else None,
+            server_written_bytes_per_action=written / run.actions if run.actions else None,
             ack=percentiles(run.ack), turn=percentiles(run.turn))
     finally:
         run.stopping = True
@@ -634,10 +876,15 @@ def median(values: list[float]) -> float | None:
 
 
 def compare(results: dict[str, Any]) -> dict[str, Any]:
-    """For each workload: each store's medians, and what SQLite costs against storage off."""
+    """
+    For each workload (and JSON library but the installed one's): each
+    store's medians, and what SQLite costs against storage off.
+    """
     summary: dict[str, Any] = {}
-    for workload in WORKLOADS:
-        runs = [r for r in results.get("runs", []) if r["workload"] == workload]
+    groups = [(w, j) for w in WORKLOADS for j in JSON_LIBS]
+    for workload, jsonLib in groups:
+        runs = [r for r in results.get("runs", [])
+                if r["workload"] == workload and r.get("json", "installed") == jsonLib]
         if not runs:
             continue
         byStore: dict[str, Any] = {}
@@ -646,6 +893,8 @@ def compare(results: dict[str, Any]) -> dict[str, Any]:
             if mine:
                 byStore[store] = {
                     "runs": len(mine),
+                    "other_cpu_pct": median([r["other_cpu_pct"] for r in mine]),
+                    "turn_p99_ms": median([r["turn"]["p99_ms"] for r in mine]),
                     "actions_per_s": median([r["actions_per_s"] for r in mine]),
                     "accepted_per_s": median([r["accepted_per_s"] for r in mine]),
                     "server_cpu_us_per_action": median(
@@ -660,8 +909,54 @@ def compare(results: dict[str, Any]) -> dict[str, Any]:
                 mine["throughput_vs_off"] = mine["actions_per_s"] / off["actions_per_s"]
                 mine["cost_us_per_action_vs_off"] = (
                     mine["server_cpu_us_per_action"] - off["server_cpu_us_per_action"])
-        summary[workload] = byStore
+                mine["store_share"] = (mine["cost_us_per_action_vs_off"]
+                                       / mine["server_cpu_us_per_action"])
+        summary[workload if jsonLib == "installed" else f"{workload}, {jsonLib}"] = byStore
     return summary
+
+
+def judge(results: dict[str, Any]) -> list[tuple[str, Any]]:
+    """
+    The engine JSON performance targets, from the pvp runs at 100 games with
+    SQLite on (the installed JSON library; medians of the repeats): each
+    figure and whether it is met; what is missing to judge one, said.
+    """
+    pvp = results.get("summary", {}).get("pvp", {})
+    sqlite, off = pvp.get("sqlite"), pvp.get("off")
+    games = {r["games_at_once"] for r in results.get("runs", []) if r["workload"] == "pvp"}
+    rows: list[tuple[str, Any]] = []
+    if not sqlite:
+        return [("targets", "not judged: no pvp run with sqlite")]
+    at = TARGETS["games"]
+    where = ("" if games == {at} else
+             f" (NOT at {at} games: {', '.join(str(g) for g in sorted(games))})")
+
+    def verdict(ok: bool | None) -> str:
+        return "n/a" if ok is None else "met" if ok else "NOT met"
+
+    value = sqlite["actions_per_s"]
+    rows.append((f">= {TARGETS['actions_per_s']:,} actions/s, SQLite on{where}",
+                 f"{fmt(value, 0)}: {verdict(value >= TARGETS['actions_per_s'])}"))
+    value = sqlite["server_cpu_us_per_action"]
+    rows.append((f"<= {TARGETS['server_cpu_us_per_action']:g} us server CPU per action",
+                 f"{fmt(value, 1)}: {verdict(value <= TARGETS['server_cpu_us_per_action'])}"))
+    value = sqlite["ack_p99_ms"]
+    rows.append((f"p99 < {TARGETS['ack_p99_ms']:g} ms (action to next instructions)",
+                 f"{fmt(value, 2)} (turn p99 {fmt(sqlite['turn_p99_ms'], 2)}): "
+                 f"{verdict(value < TARGETS['ack_p99_ms'])}"))
+    if off and "store_share" in sqlite:
+        share = sqlite["store_share"]
+        rows.append((f"the store <= {100 * TARGETS['store_share']:g}% of the cost",
+                     f"{100 * share:.1f}% ({sqlite['cost_us_per_action_vs_off']:+.1f} us of "
+                     f"{fmt(sqlite['server_cpu_us_per_action'], 1)}): "
+                     f"{verdict(share <= TARGETS['store_share'])}"))
+    else:
+        rows.append(("the store's share", "not judged: no pvp run with storage off"))
+    others = sqlite.get("other_cpu_pct")
+    if others is not None and others > 30:
+        rows.append(("the machine", f"BUSY: other processes used {others:.0f}% of a core "
+                                    "(median): figures low, run again on a quiet machine"))
+    return rows
 
 
 def report(results: dict[str, Any]) -> str:
@@ -673,7 +968,7 @@ def report(results: dict[str, Any]) -> str:
     direct = results.get("direct")
     if direct:
         rows = []
-        for kind in STORES:
+        for kind in DIRECT_STORES:
             d = direct[kind]
             rows.append((f"{kind}: CPU per action, game rows included (us)",
                          f"{fmt(d['cpu_us_per_action'], 1)} (wall {fmt(d['wall_us_per_action'], 1)})"
@@ -682,16 +977,40 @@ def report(results: dict[str, Any]) -> str:
             if "insert_cost_us" in d:
                 rows.append((f"{kind}: over off, per actionAccepted / per game's other rows (us)",
                              f"{fmt(d['insert_cost_us'], 1)} / {fmt(d['game_cost_us'], 1)}"))
+        for kind in ("sqlite", "turns"):
+            d = direct[kind]
+            rows.append((f"{kind}: write() calls, bytes written, to disk, in the file per action",
+                         f"{fmt(d['write_calls_per_action'], 2)}, "
+                         f"{fmt(d.get('written_bytes_per_action'), 0)}, "
+                         f"{fmt(d['disk_bytes_per_action'], 0)}, "
+                         f"{fmt(d.get('bytes_per_action'), 0)}"))
+            if "wal_bytes_per_action" in d:
+                rows.append((f"{kind}: write-ahead log per action, checkpoints off",
+                             f"{fmt(d['wal_bytes_per_action'], 0)} bytes "
+                             f"({fmt(d['wal_frames_per_action'], 2)} frames of "
+                             f"{d['page_size']} bytes)"))
         sqlite = direct["sqlite"]
-        rows.append(("sqlite: write() calls, bytes to disk, bytes in the file per action",
-                     f"{fmt(sqlite['write_calls_per_action'], 2)}, "
-                     f"{fmt(sqlite['disk_bytes_per_action'], 0)}, "
-                     f"{fmt(sqlite.get('bytes_per_action'), 0)}"))
         rows.append(("sqlite: actionAccepted calls over 1 ms (the longest, ms)",
                      f"{fmt(sqlite['calls_over_1ms'])} of {fmt(direct['actions'])} "
                      f"({fmt(sqlite['slowest_call_ms'], 2)})"))
         table(f"direct: the record store alone, {fmt(direct['games'])} games of "
-              f"{direct['actions_per_game']} actions, best of {direct['rounds']} rounds", rows)
+              f"{direct['actions_per_game']} actions, best of {direct['rounds']} rounds "
+              f"(turns: a commit every {direct.get('commit_every')} actions)", rows)
+    libs = results.get("json_libs")
+    if libs:
+        rows = []
+        for name in ("stdlib", "orjson", "msgspec"):
+            if name not in libs:
+                rows.append((name, "not installed"))
+                continue
+            f = libs[name]
+            rows.append((f"{name}: encode Connect Four / Tarot instructions, decode an action",
+                         f"{fmt(f['encode_connect4_us'], 2)} / {fmt(f['encode_tarot_us'], 2)} / "
+                         f"{fmt(f['decode_action_us'], 2)} us"
+                         + (f" (DIFFERS from the standard library: {f['differs']})"
+                            if "differs" in f else "")))
+        table(f"JSON libraries on the server's messages ({libs['bytes']['connect4']:,} and "
+              f"{libs['bytes']['tarot']:,} bytes)", rows)
     for r in results.get("runs", []):
         ack, turn = r["ack"], r["turn"]
         rows = [
@@ -710,8 +1029,9 @@ def report(results: dict[str, Any]) -> str:
             ("server CPU per action (us)", fmt(r["server_cpu_us_per_action"], 1)),
             ("clients read per action (messages, bytes)",
              f"{fmt(r['messages_in_per_action'], 2)}, {fmt(r['bytes_in_per_action'], 0)}"),
-            ("server write() calls, bytes to disk per action",
+            ("server write() calls, bytes written (SQLite's), to disk per action",
              f"{fmt(r['server_write_calls_per_action'], 2)}, "
+             f"{fmt(r.get('server_written_bytes_per_action'), 0)}, "
              f"{fmt(r['server_disk_bytes_per_action'], 0)}"),
             ("server RSS start / window start / end (MiB)",
              " / ".join(fmt(r[k] / 1024) for k in (
@@ -735,6 +1055,7 @@ def report(results: dict[str, Any]) -> str:
                     f"{db['checked_missing']} missing, {db['checked_wrong_count']} miscounted")),
             ]
         table(f"{r['workload']} / {r['store']}"
+              + (f" / JSON {r['json']}" if r.get("json", "installed") != "installed" else "")
               + (f" (repeat {r['repeat'] + 1})" if results["repeats"] > 1 else "")
               + f": {r['players']} clients, {r['games_at_once']} games at once, "
               f"{fmt(r['elapsed_s'])} s measured"
@@ -743,13 +1064,16 @@ def report(results: dict[str, Any]) -> str:
         rows = []
         for store, s in byStore.items():
             vs = (f"; x{s['throughput_vs_off']:.3f} of off, "
-                  f"{s['cost_us_per_action_vs_off']:+.1f} us per action"
+                  f"{s['cost_us_per_action_vs_off']:+.1f} us per action "
+                  f"({100 * s['store_share']:.1f}% of its cost)"
                   if "throughput_vs_off" in s else "")
             rows.append((f"{store} ({s['runs']} run{'s' if s['runs'] > 1 else ''})",
                          f"{fmt(s['actions_per_s'], 0)} actions/s, "
                          f"{fmt(s['server_cpu_us_per_action'], 1)} us server CPU each, ack p50 / "
                          f"p99 {fmt(s['ack_p50_ms'], 2)} / {fmt(s['ack_p99_ms'], 2)} ms{vs}"))
         table(f"summary, {workload} (medians)", rows)
+    if results.get("targets"):
+        table("the engine JSON targets (pvp, 100 games, SQLite on)", results["targets"])
     return "\n".join(lines)
 
 
@@ -768,9 +1092,12 @@ class _Formatter(argparse.ArgumentDefaultsHelpFormatter):
 def parseArgs(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0].strip(), formatter_class=_Formatter)
+    parser.add_argument("--games", type=int, default=None,
+                        help="games at once (pvp: two clients each; bot: one);"
+                             " default 100 (as the targets say), --quick 10")
     parser.add_argument("--players", type=int, default=None,
-                        help="client connections (bot: as many games; pvp: half as many);"
-                             " default 100, --quick 20")
+                        help="client connections instead of --games (bot: as many games;"
+                             " pvp: half as many)")
     parser.add_argument("--seconds", type=float, default=None,
                         help="measured window per run; default 10, --quick 3")
     parser.add_argument("--warmup", type=float, default=None,
@@ -780,18 +1107,23 @@ def parseArgs(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--stores", default=None,
                         help="comma-separated: sqlite (a file), memdb (--db :memory:), off;"
                              " default sqlite,off,memdb, --quick sqlite,off")
+    parser.add_argument("--json-libs", default="installed",
+                        help="comma-separated: installed (the server as installed), stdlib,"
+                             " orjson, msgspec: the library the server writes JSON with")
     parser.add_argument("--repeat", type=int, default=1,
                         help="runs of each workload and store, the stores interleaved")
     parser.add_argument("--no-direct", action="store_true", help="skip the direct phase")
     parser.add_argument("--direct-actions", type=int, default=10,
                         help="actions per game in the direct phase")
+    parser.add_argument("--direct-commit-every", type=int, default=8,
+                        help="the direct phase's 'turns' store: actions per commit")
     parser.add_argument("--direct-total", type=int, default=None,
                         help="actions written to each store in each of the direct phase's"
                              " three rounds; default 30,000, --quick 3,000")
     parser.add_argument("--batch", type=int, default=50,
                         help="connections per ramp-up batch (at most the listen backlog, 50)")
     parser.add_argument("--quick", action="store_true",
-                        help="a smoke run of about 12 s: pvp only, 20 clients, 3 s windows,"
+                        help="a smoke run of about 15 s: pvp only, 10 games, 3 s windows,"
                              " sqlite and off")
     parser.add_argument("--server-log", default=None, metavar="PREFIX",
                         help="log the server to PREFIX.RUN (default: every log event dropped)")
@@ -811,7 +1143,7 @@ def parseArgs(argv: list[str] | None = None) -> argparse.Namespace:
                         help="abort the whole run after this long (default: from the options)")
     parser.add_argument("--keep-work", action="store_true", help="keep the temporary directory")
     args = parser.parse_args(argv)
-    defaults = {"players": (100, 20), "seconds": (10.0, 3.0), "warmup": (2.0, 1.0),
+    defaults = {"games": (100, 10), "seconds": (10.0, 3.0), "warmup": (2.0, 1.0),
                 "workloads": ("pvp,bot", "pvp"),
                 "stores": ("sqlite,off,memdb", "sqlite,off"), "direct_total": (30_000, 3_000)}
     for name, (full, quick) in defaults.items():
@@ -823,15 +1155,20 @@ def parseArgs(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error(f"--workloads: choose among {', '.join(WORKLOADS)}")
     if set(args.stores) - set(STORES):
         parser.error(f"--stores: choose among {', '.join(STORES)}")
-    if "pvp" in args.workloads and args.players % 2:
+    args.json_libs = [j.strip() for j in args.json_libs.split(",") if j.strip()]
+    if set(args.json_libs) - set(JSON_LIBS) or not args.json_libs:
+        parser.error(f"--json-libs: choose among {', '.join(JSON_LIBS)}")
+    if "pvp" in args.workloads and args.players is not None and args.players % 2:
         parser.error("--players must be even for pvp")
-    if args.players < 1 or args.repeat < 1 or args.direct_actions < 1:
-        parser.error("--players, --repeat and --direct-actions must be at least 1")
+    if min(args.games, args.players or 1, args.repeat, args.direct_actions,
+           args.direct_commit_every) < 1:
+        parser.error("--games, --players, --repeat, --direct-actions and"
+                     " --direct-commit-every must be at least 1")
     args.server_tree = args.server_tree.resolve()
     if not (args.server_tree / "gameproto" / "tap.py").exists():
         parser.error(f"--server-tree: no gameproto/tap.py in {args.server_tree}")
     if args.max_seconds is None:
-        runs = len(args.workloads) * len(args.stores) * args.repeat
+        runs = len(args.workloads) * len(args.stores) * len(args.json_libs) * args.repeat
         args.max_seconds = 60 + runs * (args.seconds + args.warmup + 15 + (30 if args.py_spy else 0))
     return args
 
@@ -848,26 +1185,32 @@ async def runAll(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     if not args.no_direct:
         print(f"[{time.strftime('%H:%M:%S')}] direct...", file=sys.stderr, flush=True)
         results["direct"] = directPhase(args, work)
+        results["direct"]["commit_every"] = args.direct_commit_every
+        results["json_libs"] = jsonPhase()
     results["runs"] = []
     for repeat in range(args.repeat):
         for workload in args.workloads:
-            for store in args.stores:
-                print(f"[{time.strftime('%H:%M:%S')}] {workload} / {store}...",
-                      file=sys.stderr, flush=True)
-                results["runs"].append(await networkRun(args, work, workload, store, repeat))
-                await sleep(0.5)
+            for jsonLib in args.json_libs:
+                for store in args.stores:
+                    print(f"[{time.strftime('%H:%M:%S')}] {workload} / {store} / {jsonLib}...",
+                          file=sys.stderr, flush=True)
+                    results["runs"].append(
+                        await networkRun(args, work, workload, store, repeat, jsonLib))
+                    await sleep(0.5)
     results["summary"] = compare(results)
+    results["targets"] = judge(results) if results["runs"] and "pvp" in args.workloads else []
     return results
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parseArgs(argv)
-    result = runBench(args, args.players + 100, "enginejson-bench-", runAll, report)
+    needed = max(playersFor(args, workload) for workload in args.workloads)
+    result = runBench(args, needed + 100, "enginejson-bench-", runAll, report)
     if isinstance(result, int):
         return result
     for r in result.get("runs", []):
         if r.get("py_spy") and os.path.exists(r["py_spy"]):
-            print(f"\n== {r['workload']} / {r['store']}:")
+            print(f"\n== {r['workload']} / {r['store']} / {r['json']}:")
             printPySpy(r["py_spy"], args.profile_top)
     return 0
 
