@@ -609,7 +609,45 @@ def report(results: dict[str, Any]) -> str:
             ("unexpected closes / connect failures",
              f"{r['unexpected_closes']} / {r['connect_failures']}"),
         ])
+    rows = judge(results)
+    if rows:
+        table("the Tarot targets", rows)
     return "\n".join(lines)
+
+
+ENGINE_TARGET = 1500
+"""Engine-only deals per CPU second (one core), the engine and its bot deciding every seat."""
+
+
+def judge(results: dict[str, Any]) -> list[tuple[str, Any]]:
+    """
+    The Tarot targets: at least L{ENGINE_TARGET} engine-only deals per CPU
+    second, and networked deals limited by the wire, neither the server's
+    core nor the clients' full (the run with the most tables); a machine
+    whose other processes used over 30% of a core said busy.
+    """
+    rows: list[tuple[str, Any]] = []
+    engine = results.get("engine")
+    if engine and engine.get("deals_per_cpu_s"):
+        value = engine["deals_per_cpu_s"]
+        rows.append((f">= {ENGINE_TARGET:,} engine-only deals per CPU second",
+                     f"{fmt(value, 0)}: {'met' if value >= ENGINE_TARGET else 'NOT met'}"
+                     + (f" (others used {engine['others_cpu_pct']:.0f}% of a core: busy)"
+                        if engine["others_cpu_pct"] > 30 else "")))
+    runs = results.get("net") or []
+    if runs:
+        r = max(runs, key=lambda run: run["tables"])
+        server, bench = r["server_cpu_pct"], r["bench_cpu_pct"]
+        busy = r["others_cpu_pct"] > 30
+        limit = ("the server's CPU" if server >= 90 else "the clients' CPU" if bench >= 90
+                 else "the other processes' CPU" if busy else "the wire and the round trips")
+        verdict = ("met" if limit.startswith("the wire") else
+                   f"not judged (others used {r['others_cpu_pct']:.0f}% of a core)"
+                   if limit.startswith("the other") else "NOT met")
+        rows.append((f"networked deals limited by the wire ({r['tables']} tables)",
+                     f"{fmt(r['deals_per_s'], 1)} deals/s, server {server:.0f}% / clients "
+                     f"{bench:.0f}% of a core: limited by {limit}: {verdict}"))
+    return rows
 
 
 # -- main --------------------------------------------------------------------------
