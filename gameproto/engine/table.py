@@ -387,7 +387,13 @@ class Table:
     def restartClock(self, seat: Seat, seconds: float) -> None:
         """Give ``seat`` ``seconds`` from now for the action the game waits for."""
         if seat in self._waiting and not self.finished:
-            self._clocks[seat].start(seconds, lambda: self._expired(seat))
+            clock = self._clocks[seat]
+            left = clock.remaining()
+            if left is not None and left > seconds:
+                # Brought forward, a pending call is searched for through the
+                # reactor's whole queue of calls: a new one costs less.
+                clock.cancel()
+            clock.start(seconds, lambda: self._expired(seat))
 
     def timeLeft(self, seat: Seat) -> float | None:
         """Seconds left on ``seat``'s clock, None when it does not run."""
