@@ -274,6 +274,22 @@ class TableTests(SynchronousTestCase):
         self.assertEqual(set(map(id, self.clock.getDelayedCalls())), set(map(id, calls)))
         self.assertEqual(table.timeLeft(boardOf(table).turn), 9)
 
+    def test_clockBroughtForwardIsANewCall(self) -> None:
+        """
+        A clock brought forward is a new call (the reactor would look for
+        the pending one through its whole queue), one pushed back the same.
+        """
+        a, b = Holder("a", timeout=10), Holder("b")
+        table = makeTable([a, b], self.clock)
+        table.start()
+        (first,) = self.clock.getDelayedCalls()
+        table.restartClock(0, 20)
+        self.assertEqual(self.clock.getDelayedCalls(), [first])
+        table.restartClock(0, 5)
+        (second,) = self.clock.getDelayedCalls()
+        self.assertIsNot(second, first)
+        self.assertEqual(table.timeLeft(0), 5)
+
     def test_lapsedClockIsNoTimeout(self) -> None:
         """The clock of a seat that moved runs out unheeded while the other seat thinks."""
         a, b = Holder("a", timeout=1), Holder("b", timeout=100)
