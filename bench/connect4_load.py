@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """
 Load benchmark of gameproto's Protuissance 4 (Connect Four) server, judged
-against the issue's targets and a bare Twisted echo in the same run.
+against its targets and a bare Twisted echo in the same run.
 
     python bench/connect4_load.py                 # about 2 minutes, prints a table
     python bench/connect4_load.py --pairs 200 --seconds 8 --idle 1000
@@ -571,7 +571,7 @@ def _clean(phase: dict[str, Any]) -> bool:
 
 
 def judge(results: dict[str, Any], args: argparse.Namespace) -> dict[str, str]:
-    """Each of the issue's Protuissance 4 targets the run can say something of: MET or MISSED."""
+    """Each Protuissance 4 performance target the run can say something of: MET or MISSED."""
     targets: dict[str, str] = {}
     load, think = results.get("load"), results.get("think")
     idle, echo = results.get("idle"), results.get("echo")
