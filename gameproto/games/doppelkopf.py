@@ -1525,6 +1525,12 @@ class DoppelkopfGame:
         announcing = self._announcing(seat)
         if announcing is None:
             return ()
+        team, last, held = announcing
+        if last == NO_ANNOUNCEMENT and held < self._limits[NO120]:
+            # Too late for re or contra, so for every announcement above it
+            # (each needs the one below): a reply, at most.
+            reply = self._announcementValid(seat, NO120, team, last, held, None)
+            return (reply,) if reply else ()
         found = []
         made: int | None = None
         for a in (NO120, NO90, NO60, NO30, NO0):
