@@ -215,6 +215,8 @@ class SQLiteRecordStore:
         self.live.pop(record.id, None)
 
     def get(self, gameId: int) -> GameRecord | None:
+        # What is read here may be told (the HTTP API): committed first.
+        self.commit()
         if gameId in self.live:
             return self.live[gameId]
         try:
@@ -230,7 +232,8 @@ class SQLiteRecordStore:
 
     def games(self, offset: int = 0, limit: int = 50,
               status: Status | None = None) -> tuple[list[GameSummary], int]:
-        """A page of games, newest first, and how many there are in all."""
+        """A page of games, newest first, and how many there are in all (committed first)."""
+        self.commit()
         where, args = {
             None: ("", ()),
             "live": ("WHERE finished IS NULL AND error IS NULL", ()),

@@ -205,6 +205,24 @@ class BatchedCommitTests(SynchronousTestCase):
         self.assertEqual(setup.committedActions(game), 1)
         self.assertEqual(bob.last("instructions")["turn"], 1)
 
+    def test_readsCommitFirst(self) -> None:
+        """
+        Reading a game or the listing from the store (as the HTTP API does,
+        whose answers the outbox does not hold) commits what the turn wrote.
+        """
+        for read in ("get", "games"):
+            setup = Setup(self)
+            alice, bob, game = setup.game()
+            alice.click()
+            self.assertEqual(setup.committedActions(game), 0)
+            if read == "get":
+                record = setup.store.get(game)
+                assert record is not None
+                self.assertEqual(len(record.actions), 1)
+            else:
+                setup.store.games()
+            self.assertEqual(setup.committedActions(game), 1)
+
     def test_closeCommits(self) -> None:
         """Closing the store commits what a turn wrote."""
         setup = Setup(self)
