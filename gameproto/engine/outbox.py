@@ -9,8 +9,9 @@ transaction for all the writes of a reactor turn and asks the hub's
 L{Outbox} to commit it right after the turn.  Meanwhile whatever the
 connections write (L{gameproto.net.WireProtocol.writeData}) waits in them,
 and goes out once the commit is done: every message telling of an action
-leaves after the action is on disk, as before, and each connection's
-messages of the turn leave together.
+leaves after the action is committed (in the operating system's hands: a
+killed server cannot lose it), as before, and each connection's messages of
+the turn leave together.
 """
 
 from __future__ import annotations
