@@ -346,7 +346,12 @@ class RealParentTerminalTests(RealParentCase):
 
 
 class CannedParent(Protocol):
-    """A parent that sends ``lines`` and then closes the connection (if ``close``)."""
+    """
+    A parent that sends ``lines`` and then closes its side of the
+    connection (if ``close``), reading on what the child says: a close with
+    the child's lines unread would reset the connection, and the child
+    could lose the lines before it read them.
+    """
 
     def __init__(self, data: bytes, close: bool) -> None:
         self.data = data
@@ -356,7 +361,7 @@ class CannedParent(Protocol):
         assert self.transport is not None
         self.transport.write(self.data)
         if self.close:
-            self.transport.loseConnection()
+            self.transport.loseWriteConnection()  # type: ignore[attr-defined]
 
 
 def _line(text: str) -> bytes:
