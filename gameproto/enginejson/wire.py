@@ -13,7 +13,7 @@ from typing import Any, Callable, Final
 
 import attrs
 
-try:  # the fast path for writing: orjson, when installed (``pip install gameproto[fast]``)
+try:  # the fast path for writing: orjson (a dependency; the standard library where it is missing)
     import orjson as _orjson
 except ImportError:  # pragma: no cover - the standard library does it all
     _orjson = None  # type: ignore[assignment]
