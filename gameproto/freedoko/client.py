@@ -89,8 +89,9 @@ class FreeDokoClientProtocol(WireProtocol):
     Decision hooks (a value, or a Deferred of one; by default the library's
     bot): L{chooseReservation}, L{choosePovertyShift},
     L{choosePovertyAccept}, L{choosePovertyReturn}, L{chooseAnnouncement},
-    L{chooseCard}.  An answer the rules refuse is replaced by the bot's
-    (with a warning): nothing illegal is ever sent.
+    L{chooseCard}, and L{chooseGenscher} (a value) for a card that may name
+    a genscher partner.  An answer the rules refuse is replaced by the
+    bot's (with a warning): nothing illegal is ever sent.
 
     News hooks (no-ops): L{accepted}, L{rejected}, L{seated},
     L{partyStarted}, L{dealt}, L{reserved}, L{gameStarted}, L{cardPlayed},
@@ -265,7 +266,8 @@ class FreeDokoClientProtocol(WireProtocol):
         rules = self.rules
         params: Mapping[str, Any] = {"rules": rules.text(), "startplayer": setup.startplayer,
                                      "rounds": 1000}
-        party = DoppelkopfParty(params, setup.seed)
+        # a FreeDoko parent's players announce swines as its games start
+        party = DoppelkopfParty(params, setup.seed, swinesAtStart=True)
         mirror = Mirror(party, setup.seed % dk.SEED_LIMIT, setup.startplayer)
         return mirror
 
@@ -671,6 +673,16 @@ class FreeDokoClientProtocol(WireProtocol):
             card = value if isinstance(value, str) and value in view.legalCards else None
             if card is None:
                 card = self._fallback(kind, value, dk.botCard(view))
+            if game.genscherPossible(seat, card):
+                partner = self.chooseGenscher(view, card)
+                if partner is not None and (not isinstance(partner, int) or isinstance(
+                        partner, bool) or partner == seat or not 0 <= partner < dk.PLAYERS):
+                    log.warn("freedoko child {name}: genscher partner {value!r} is not another "
+                             "player: no genscher", name=self.name, value=partner)
+                    partner = None
+                if partner is not None:
+                    # FreeDoko's order: the genscher, then the card it goes with.
+                    self.sendMessage(wire.Genscher(seat, partner))
             self.sendMessage(wire.CardPlayed(seat, wire.Card(*card.split(" ", 1))))
 
     def _requestAnnouncement(self, mirror: Mirror, seat: int, view: DoppelkopfView,
@@ -740,6 +752,14 @@ class FreeDokoClientProtocol(WireProtocol):
     def chooseCard(self, view: DoppelkopfView) -> str | Deferred[str]:
         """Our turn to play: one of ``view.legalCards``."""
         return dk.botCard(view)
+
+    def chooseGenscher(self, view: DoppelkopfView, card: str) -> int | None:
+        """
+        ``card``, about to be played, is the first of both trump kings under
+        the rule ``genscher``: the partner to name (another player), or None
+        for no genscher.  Sent as ``genscher = p, q`` before the card.
+        """
+        return dk.botGenscher(view, card)
 
     # -- hooks: news ------------------------------------------------------------------
 

@@ -5,12 +5,13 @@ typed Automat machine (docs/protocols/freedoko.md, "The gameproto server").
 A child connects (``new``); the parent greets it with ``FreeDoko server``
 and waits for its ``name:`` (``awaitingName``); the name decides its seat
 (``placing``): a place at a waiting table (``waiting``), the seat it left
-in a party that still plays (``rejoining``), or none (``connection
-rejected``).  The table's first update starts the party for it
+in a party that still plays (``rejoining``), or none (``rejected``: sent
+``connection rejected``, the connection stays open, as closing it may make
+a real child crash, until the child closes it or an hour passes).  The table's first update starts the party for it
 (``playing``) until ``party: finish``, or until it lets its time pass and a
-bot takes its seat (``finished``: the connection stays open, as closing it
-makes a real child crash, until the child closes it or an hour passes);
-then it is ``closed``.
+bot takes its seat, or the party it came back to ends first (``finished``:
+the connection stays open, as closing it makes a real child crash, until
+the child closes it or an hour passes); then it is ``closed``.
 
 The machine says what a child's line means in its phase; what the parent
 sends during the party is translated from the table's updates by the
@@ -68,6 +69,9 @@ class ServerInputs(Protocol):
     def trickTaken(self) -> None:
         "``gameplay action: trick taken``."
 
+    def sync(self, message: wire.SyncGameplayActions) -> None:
+        "``sync: gameplay actions``: the child's actions of its game so far."
+
     def ping(self, number: int | None) -> None:
         "``ping`` (with its number, if any)."
 
@@ -81,7 +85,7 @@ class ServerInputs(Protocol):
         "A line that is no message (or one a child does not send)."
 
     def partyOver(self) -> None:
-        "``party: finish`` was sent."
+        "``party: finish`` was sent (or the party a child came back to ended first)."
 
     def timedOut(self) -> None:
         "The wait of the phase ran out (the name, a decision, a ``trick taken``, the close)."
@@ -113,7 +117,7 @@ class ServerCore(Protocol):
         "The handshake for the seat taken back; the seat is handed over (its update follows)."
 
     def reject(self, reason: str) -> None:
-        "``connection rejected``, and close."
+        "``connection rejected``; the connection lingers, then closes."
 
     def begin(self, table: Table, seat: Seat, instructions: Instructions, resumed: bool) -> None:
         "The first update: the party's lines (and the game so far, for a seat taken back)."
@@ -126,6 +130,9 @@ class ServerCore(Protocol):
 
     def takeTrick(self, seat: Seat) -> None:
         "The child's ``trick taken``: one more trick behind the barrier."
+
+    def answerSync(self, seat: Seat, message: wire.SyncGameplayActions) -> None:
+        "The child's sync block: ours for its game, if it lags behind what it was told."
 
     def pong(self, number: int | None) -> None:
         "Answer a ping."
@@ -171,6 +178,7 @@ def _build() -> TypeMachine[ServerInputs, ServerCore]:
     new = builder.state("new")
     awaitingName = builder.state("awaitingName")
     placing = builder.state("placing")
+    rejected = builder.state("rejected")
     waiting = builder.state("waiting", _seated)
     rejoining = builder.state("rejoining", _seated)
     playing = builder.state("playing", _playing)
@@ -216,7 +224,8 @@ def _build() -> TypeMachine[ServerInputs, ServerCore]:
     def malformedEarly(machine: ServerInputs, core: ServerCore, reason: str) -> None:
         core.ignore(reason)
 
-    for symbol in (ServerInputs.gameplay, ServerInputs.trickTaken, ServerInputs.chat):
+    for symbol in (ServerInputs.gameplay, ServerInputs.trickTaken, ServerInputs.sync,
+                   ServerInputs.chat):
         awaitingName.upon(symbol).loop()(ignore)
 
     # -- placing: the name decides -------------------------------------------------
@@ -229,9 +238,28 @@ def _build() -> TypeMachine[ServerInputs, ServerCore]:
     def reclaiming(machine: ServerInputs, core: ServerCore, place: int) -> None:
         core.rejoin(place)
 
-    @placing.upon(ServerInputs.rejected).to(closed)
-    def rejected(machine: ServerInputs, core: ServerCore, reason: str) -> None:
+    @placing.upon(ServerInputs.rejected).to(rejected)
+    def reject(machine: ServerInputs, core: ServerCore, reason: str) -> None:
         core.reject(reason)
+
+    # -- rejected: nothing more, but a pong, until the child or the time closes it --
+
+    @rejected.upon(ServerInputs.timedOut).to(closed)
+    def rejectedOver(machine: ServerInputs, core: ServerCore) -> None:
+        core.drop("connection rejected")
+
+    @rejected.upon(ServerInputs.connectionLost).to(closed)
+    def rejectedGone(machine: ServerInputs, core: ServerCore) -> None:
+        core.stopTimer()
+
+    @rejected.upon(ServerInputs.ping).loop()
+    def rejectedPing(machine: ServerInputs, core: ServerCore, number: int | None) -> None:
+        core.pong(number)
+
+    for symbol in (ServerInputs.nameReceived, ServerInputs.gameplay, ServerInputs.trickTaken,
+                   ServerInputs.sync, ServerInputs.ask, ServerInputs.chat,
+                   ServerInputs.malformed):
+        rejected.upon(symbol).loop()(ignore)
 
     # -- at a table ----------------------------------------------------------------
 
@@ -258,8 +286,17 @@ def _build() -> TypeMachine[ServerInputs, ServerCore]:
     def trickTaken(machine: ServerInputs, core: ServerCore, data: Place) -> None:
         core.takeTrick(data.seat)
 
+    @playing.upon(ServerInputs.sync).loop()
+    def sync(machine: ServerInputs, core: ServerCore, data: Place,
+             message: wire.SyncGameplayActions) -> None:
+        core.answerSync(data.seat, message)
+
     @playing.upon(ServerInputs.partyOver).to(finished)
     def partyOver(machine: ServerInputs, core: ServerCore, data: Place) -> None:
+        core.linger()
+
+    @rejoining.upon(ServerInputs.partyOver).to(finished)
+    def partyGone(machine: ServerInputs, core: ServerCore, data: Place) -> None:
         core.linger()
 
     @playing.upon(ServerInputs.timedOut).to(finished)
@@ -271,9 +308,11 @@ def _build() -> TypeMachine[ServerInputs, ServerCore]:
         core.drop("the party is over")
 
     for state in (waiting, rejoining):
-        for symbol in (ServerInputs.gameplay, ServerInputs.trickTaken, ServerInputs.timedOut):
+        for symbol in (ServerInputs.gameplay, ServerInputs.trickTaken, ServerInputs.sync,
+                       ServerInputs.timedOut):
             state.upon(symbol).loop()(ignoreWith)
-    for symbol in (ServerInputs.update, ServerInputs.gameplay, ServerInputs.trickTaken):
+    for symbol in (ServerInputs.update, ServerInputs.gameplay, ServerInputs.trickTaken,
+                   ServerInputs.sync):
         finished.upon(symbol).loop()(ignoreWith)
 
     for state in atTable:
@@ -304,9 +343,9 @@ def _build() -> TypeMachine[ServerInputs, ServerCore]:
 
     everyInput: tuple[Callable[..., None], ...] = (
         ServerInputs.nameReceived, ServerInputs.update, ServerInputs.gameplay,
-        ServerInputs.trickTaken, ServerInputs.ping, ServerInputs.ask, ServerInputs.chat,
-        ServerInputs.malformed, ServerInputs.partyOver, ServerInputs.timedOut,
-        ServerInputs.connectionLost)
+        ServerInputs.trickTaken, ServerInputs.sync, ServerInputs.ping, ServerInputs.ask,
+        ServerInputs.chat, ServerInputs.malformed, ServerInputs.partyOver,
+        ServerInputs.timedOut, ServerInputs.connectionLost)
     for symbol in everyInput:
         closed.upon(symbol).loop()(ignore)
     return builder.build()

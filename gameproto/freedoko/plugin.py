@@ -36,7 +36,8 @@ class FreeDokoPlugin(ProtocolPlugin[FreeDokoSettings, FreeDokoServer]):
          "(default: FreeDoko's own defaults).", rulesFile],
         ["freedoko-timeout", None, 60.0,
          "Seconds a FreeDoko child has for each decision (and for its name and each "
-         "'trick taken'); past it a bot takes its seat and the connection is closed.", seconds],
+         "'trick taken'); past it a bot takes its seat and the connection is left open, "
+         "sent nothing more (one without a name is closed).", seconds],
         ["freedoko-bots-after", None, 30.0,
          "Seconds a waiting FreeDoko table waits for children before bots fill its "
          "empty seats (0: at once).", delay],

@@ -25,7 +25,7 @@ _ACTIONS = (wire.Reservation, wire.CardPlayed, wire.Announcement, wire.Marriage,
             wire.PovertyDeniedByAll, wire.Swines, wire.Hyperswines, wire.TrickOpen,
             wire.TrickFull, wire.Check)
 
-_SILENT = (wire.Pong, wire.Bye, wire.PlayerType, wire.PlayerName, wire.SyncGameplayActions)
+_SILENT = (wire.Pong, wire.Bye, wire.PlayerType, wire.PlayerName)
 """What a child sends that the parent reads and lets be: its own view of the players, ..."""
 
 
@@ -63,6 +63,8 @@ class FreeDokoServerProtocol(WireProtocol):
                 machine.nameReceived(name)
             case wire.TrickTaken():
                 machine.trickTaken()
+            case wire.SyncGameplayActions():
+                machine.sync(message)
             case wire.Ping(number):
                 machine.ping(number)
             case wire.Ask(question):

@@ -52,10 +52,12 @@ from gameproto.games.doppelkopf import (
     DOPPELKOPF,
     TRICKS,
     DoppelkopfParty,
+    DoppelkopfView,
     Rules,
     announcementNumber,
     doppelkopfBot,
 )
+from gameproto.metrics import refused
 from gameproto.net import GameServerFactory
 
 if TYPE_CHECKING:
@@ -182,6 +184,8 @@ class Signal(enum.Enum):
 
     PARTY_OVER = "partyOver"
     "``party: finish`` was sent."
+    NEW_DEAL = "newDeal"
+    "A thrown game is dealt again: its gameplay actions start anew."
 
 
 Output = Union[wire.Message, Barrier, PovertyHold, Signal]
@@ -189,16 +193,21 @@ Output = Union[wire.Message, Barrier, PovertyHold, Signal]
 
 @attrs.frozen
 class GameFacts:
-    """What the lines of a step need beyond its events: the game's seed, the poverty's cards."""
+    """
+    What the lines of a step need beyond its events: the game's seed, the
+    poverty's cards, its number of tricks (10 without nines).
+    """
 
     seed: int
     povertyCards: tuple[str, ...] = ()
     povertyReturned: tuple[str, ...] = ()
+    tricks: int = TRICKS
 
     @classmethod
     def of(cls, party: DoppelkopfParty) -> GameFacts:
         game = party.game
-        return cls(game.seed, tuple(game.povertyCards), tuple(game.povertyReturned))
+        return cls(game.seed, tuple(game.povertyCards), tuple(game.povertyReturned),
+                   game.trickCount)
 
 
 def _wireCard(name: str) -> wire.Card:
@@ -236,6 +245,24 @@ def reservationText(action: wire.Reservation) -> str:
     if action.hyperswines:
         parts.append("hyperswines")
     return ", ".join(parts)
+
+
+def childReservation(action: wire.Reservation, hand: Sequence[str], rules: Rules) -> str:
+    """
+    A child's reservation in the engine's form, with ``swines`` whenever a
+    game may make them its player's (L{doppelkopf.swinesPossible}), under
+    ``swines announcement begin``.  The real child announces them itself as
+    the game starts if the game made them its own (Human::game_start, with
+    its default setting ``announce swines automatically``), in another's
+    color solo too, and sends ``swines = p`` only then; its fellow children
+    know of them only by this reservation's ``swines`` (one that comes once
+    the play runs, they ignore): so the table takes them with it.
+    """
+    text = reservationText(action)
+    if (not action.swines and rules.flag("swines announcement begin")
+            and doppelkopf.swinesPossible(hand, rules)):
+        text += ", swines"
+    return text
 
 
 class Translator:
@@ -296,7 +323,7 @@ class Translator:
             case "poverty denied by all":
                 return [wire.PovertyDeniedByAll()]
             case "redeal":
-                return [wire.GameStart()]
+                return [wire.GameStart(), Signal.NEW_DEAL]
             case "swines":
                 return [wire.Swines(player)]
             case "hyperswines":
@@ -318,7 +345,7 @@ class Translator:
                 out: list[Output] = [
                     wire.TrickFull(int(data["leader"]), played, int(data["winner"])),  # type: ignore[arg-type]
                     wire.TrickTaken(), Barrier(self.tricks)]
-                if self.gameTricks < TRICKS:
+                if self.gameTricks < facts.tricks:
                     out.append(wire.TrickOpen())
                 return out
             case "game over":
@@ -352,6 +379,20 @@ def engineAction(action: wire.Action) -> JSON:
         case wire.PovertyReturned():
             return {"poverty returned": [str(c) for c in action.cards]}
     return None
+
+
+def syncKey(action: wire.Action) -> wire.Action | None:
+    """
+    What a line of a ``sync: gameplay actions`` block is compared by: the
+    action without the comment of a card; None for the lines each side
+    writes for itself (``trick open``, ``trick full``, ``trick taken``,
+    ``check``), which the real child puts in its own order.
+    """
+    if isinstance(action, (wire.TrickOpen, wire.TrickFull, wire.TrickTaken, wire.Check)):
+        return None
+    if isinstance(action, wire.CardPlayed):
+        return wire.CardPlayed(action.player, action.card)
+    return action
 
 
 def partyOf(table: Table) -> DoppelkopfParty:
@@ -400,8 +441,12 @@ class FreeDokoChild:
         self.taken = 0
         """The ``trick taken`` lines the child sent in this party."""
         self._pending: deque[Output] = deque()
+        self.told: list[wire.Action] = []
+        """The gameplay actions sent to the child in its game (its deal) so far."""
         self._announcements: list[wire.Announcement] = []
         """Announcements made on the child's turn, judged after its card."""
+        self._genscher: Seat | None = None
+        """The partner a ``genscher`` line named, for the child's next card."""
         self._timer = Deadline(server.clock)
         self._barrierTimer = Deadline(server.clock)
         self.machine: ServerInputs = ServerMachine(self)
@@ -469,9 +514,15 @@ class FreeDokoChild:
             pending.popleft()
             if output is Signal.PARTY_OVER:
                 self.machine.partyOver()
+            elif output is Signal.NEW_DEAL:
+                self.told.clear()
             elif isinstance(output, Signal):
                 continue
             else:
+                if isinstance(output, wire.GameOpen):
+                    self.told.clear()
+                elif isinstance(output, wire.Action):
+                    self.told.append(output)
                 self.send(output)
 
     def _emit(self, outputs: Iterable[Output]) -> None:
@@ -533,8 +584,12 @@ class FreeDokoChild:
         room.comeBack(place, self)
 
     def reject(self, reason: str) -> None:
+        # As the real parent: then nothing more, the connection left open
+        # (closing it may make a real child crash, signal 11, observed).
         self.send(wire.ConnectionRejected())
-        self.protocol.dropConnection(f"connection rejected: {reason}", "rejected")
+        self.protocol.fault("freedoko {who}: connection rejected: {reason}", reason=reason)
+        refused(self.protocol, "rejected")
+        self._timer.start(LINGER, self.machine.timedOut)
 
     def begin(self, table: Table, seat: Seat, instructions: Instructions, resumed: bool) -> None:
         party = partyOf(table)
@@ -583,6 +638,12 @@ class FreeDokoChild:
         if player is not None and player != seat:
             self.refuse(action, f"player {player} is not the one this connection manages")
             return
+        if isinstance(action, wire.Genscher):
+            # FreeDoko sends it just before the card it goes with, the first
+            # of both trump kings (NetworkPlayer::genscher_partner); a partner
+            # that is the player itself is no genscher.
+            self._genscher = action.partner if action.partner != seat else None
+            return
         move = engineAction(action)
         if move is None:
             self.refuse(action, "the parent decides that")
@@ -590,6 +651,15 @@ class FreeDokoChild:
         party = partyOf(table)
         if echoed(party, seat, action):
             return
+        if isinstance(action, wire.Reservation):
+            move = {"reservation": childReservation(action, party.game.hands[seat],
+                                                    party.rules)}
+        if isinstance(action, wire.CardPlayed) and self._genscher is not None:
+            partner, self._genscher = self._genscher, None
+            if party.game.genscherPossible(seat, str(action.card)) and 0 <= partner < 4:
+                move = {"card": str(action.card), "genscher": partner}
+            else:
+                self.refuse(wire.Genscher(seat, partner), f"not with {action.card}")
         if (isinstance(action, wire.Announcement) and seat in table.waiting
                 and party.game.phase == doppelkopf.PLAYING):
             # The child plays its card before it hears our echo: judge the
@@ -604,6 +674,21 @@ class FreeDokoChild:
             announcements, self._announcements = self._announcements, []
             for announcement in announcements:
                 self.machine.gameplay(announcement)
+
+    def answerSync(self, seat: Seat, message: wire.SyncGameplayActions) -> None:
+        """
+        FreeDoko's answer to a sync block (Parser::GameplayActions::
+        synchronize_game): a child that lags behind the actions it was told
+        in its game gets them all in our block; the same actions, or more
+        (its own, still on their way as gameplay actions), need nothing;
+        others are one log line, and ignored.
+        """
+        theirs = [key for key in map(syncKey, message.actions) if key is not None]
+        ours = [key for key in map(syncKey, self.told) if key is not None]
+        if len(theirs) < len(ours) and ours[:len(theirs)] == theirs:
+            self.send(wire.SyncGameplayActions(tuple(self.told)))
+        elif theirs[:len(ours)] != ours:
+            self.ignore("sync: its gameplay actions differ from those of the game it was told")
 
     def refuse(self, action: wire.Action, why: str) -> None:
         """One log line, and a chat line to the child; nothing is relayed."""
@@ -648,6 +733,17 @@ class FreeDokoChild:
         self.leave()
         self._timer.start(LINGER, self.machine.timedOut)
 
+    def partyGone(self) -> None:
+        """
+        The party this child came back to ended before its seat was back:
+        it is told so, and its connection lingers as after ``party:
+        finish`` (a real child waiting to rejoin crashes, signal 11, when
+        its parent closes the connection).
+        """
+        log.info("freedoko {who}: the party it came back to is over", who=self.protocol.who())
+        self.send(wire.Chat(f"{PARENT_NAME}: the party you came back to is over"))
+        self.machine.partyOver()
+
     def linger(self) -> None:
         self.inParty = False
         self._barrierTimer.cancel()
@@ -683,6 +779,20 @@ class FreeDokoBot(BotSeat):
         settings = room.server.settings
         super().__init__(doppelkopfBot, room.clock, name or botName(seat), settings.botDelay)
         self.room = room
+        self.bot = self.choose
+
+    def choose(self, view: object, seat: Seat) -> JSON:
+        """
+        The engine's bot, but a poverty answered as this seat last did in
+        the party when a real child asks the seat before it can hear the
+        answer (L{FreeDokoRoom.askedEarly}): such a child takes that old
+        answer for the new one.
+        """
+        if isinstance(view, DoppelkopfView) and view.phase == doppelkopf.POVERTY_ANSWER:
+            last = self.room.povertyAnswers.get(seat)
+            if last is not None and self.room.askedEarly(seat):
+                return {"poverty accepted": last}
+        return doppelkopfBot(view, seat)  # type: ignore[arg-type]
 
     def _play(self, table: Table, seat: Seat, turn: int) -> None:
         if self.room.barrierUp():
@@ -712,6 +822,8 @@ class FreeDokoRoom(Room):
         self._watcher = Translator()
         self.returning: dict[Seat, FreeDokoChild] = {}
         """Children back for the seat they left, until the next game opens."""
+        self.povertyAnswers: dict[Seat, bool] = {}
+        """Each seat's last poverty answer in the party (accepted: True), as every child keeps it."""
 
     def playerNames(self) -> list[str]:
         """
@@ -818,12 +930,84 @@ class FreeDokoRoom(Room):
             if self.vacatedSeat(child.childName or "") == seat:
                 self.reclaim(seat, child)
 
+    def askedEarly(self, seat: Seat) -> bool:
+        """
+        Whether a real child of the party asks ``seat`` for its answer to
+        the poverty before that answer can reach it: the child that shifted
+        asks the next player at once, and one that refused the next after
+        it (FreeDoko's Game::poverty_shift).  Such a child takes the seat's
+        last answer of the party, if any (NetworkPlayer::pending_poverty_accept
+        is never reset), for the new one.
+        """
+        table = self.table
+        if table is None:
+            return False
+        poor = partyOf(table).game.soloplayer
+        if poor is None:
+            return False
+        asker = poor
+        while asker != seat:
+            holder = table.holders[asker]
+            if isinstance(holder, FreeDokoChild) and holder.inParty:
+                return True
+            asker = (asker + 1) % PLAYERS
+        return False
+
     def update(self, table: Table, seat: None, instructions: Instructions) -> None:
-        """A watcher of the table: it counts the tricks, and hands seats back as games open."""
+        """
+        A watcher of the table: it counts the tricks, keeps each seat's last
+        poverty answer, and hands seats back as games open.
+        """
         for event in instructions.events:
             if event.kind == "trick":
                 self._watcher.tricks += 1
+            elif event.kind in ("poverty accepted", "poverty denied") and event.seat is not None:
+                self.povertyAnswers[event.seat] = event.kind == "poverty accepted"
         self._handOver()
+
+
+def seedNotice(children: Sequence[str]) -> str:
+    """
+    What a guest seated beside FreeDoko ``children`` is told: they are sent
+    the party's seed, from which every hand follows (docs/security.md).
+    """
+    who = children[0] if len(children) == 1 else (
+        ", ".join(children[:-1]) + " and " + children[-1])
+    return (f"{who} {'plays' if len(children) == 1 else 'play'} here with FreeDoko, which is "
+            "sent the party's seed: every hand follows from it, yours too")
+
+
+class FreeDokoGuestSeat(GuestSeat):
+    """
+    A guest's seat at a FreeDoko table (its protocol's time rule: past the
+    timeout, the bot plays its move).  When FreeDoko children sit at the
+    table, the guest is told in words, in the game's text of each update
+    it gets up to its first decision, that they can know its hand
+    (L{seedNotice}).
+    """
+
+    def __init__(self, guest: Guest, timeout: float) -> None:
+        super().__init__(guest, lambda table, seat: timeout,
+                         lambda table, seat: table.playFor(seat, doppelkopfBot))
+        self.notice: str | None = None
+        """The words for the guest (None: not yet seated, or no FreeDoko child there)."""
+        self._seated = False
+        self._asked = False
+
+    def update(self, table: Table, seat: Seat, instructions: Instructions) -> None:
+        if table.holders[seat] is not self:
+            return
+        if not self._seated:
+            self._seated = True
+            children = [h.name for h in table.holders if isinstance(h, FreeDokoChild)]
+            self.notice = seedNotice(children) if children else None
+        if self.notice is not None and not self._asked:
+            self._asked = instructions.asks(seat)
+            state = instructions.game_state
+            text = f"{state.text}; {self.notice}" if state.text else self.notice
+            instructions = attrs.evolve(instructions,
+                                        game_state=attrs.evolve(state, text=text))
+        self.guest.update(table, seat, instructions)
 
 
 class FreeDokoMatchmaker(RoomMatchmaker[FreeDokoRoom, GuestSeat]):
@@ -841,9 +1025,7 @@ class FreeDokoMatchmaker(RoomMatchmaker[FreeDokoRoom, GuestSeat]):
         self.server = server
 
     def seatFor(self, guest: Guest) -> GuestSeat:
-        timeout = self.server.settings.timeout
-        return GuestSeat(guest, lambda table, seat: timeout,
-                         lambda table, seat: table.playFor(seat, doppelkopfBot))
+        return FreeDokoGuestSeat(guest, self.server.settings.timeout)
 
     def waitingRoom(self) -> FreeDokoRoom:
         room = self.server.waitingRoom()
@@ -936,7 +1118,7 @@ class FreeDokoServer(GameServer[FreeDokoSettings]):
         assert isinstance(room, FreeDokoRoom)
         self.playing.discard(room)
         for child in list(room.returning.values()):
-            child.drop("the party it came back to is over")
+            child.partyGone()
 
     def leaving(self, room: Room, table: Table, seat: Seat) -> bool:
         return False

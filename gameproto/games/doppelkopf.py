@@ -711,6 +711,22 @@ def countTrumps(hand: Iterable[str], gameType: str = NORMAL, rules: Rules | None
     return sum(1 for c in hand if order.isTrump(c))
 
 
+def swinesPossible(hand: Sequence[str], rules: Rules) -> bool:
+    """
+    Whether ``hand`` holds both aces of a color that may be trump with
+    swines: diamonds (the normal game and its kin), or a color solo's color
+    with ``swines in solo``.  FREEDOKO: a reservation made with ``swines``
+    announces them as the game starts when the game's trump aces are then
+    both the player's, whoever chose the game (Game::test_swines_from_reservations).
+    """
+    if not rules.flag("swines"):
+        return False
+    return any(hand.count(f"{color} ace") == 2
+               and (color == "diamond" or (rules.flag("swines in solo")
+                                           and ruleAllows(rules, f"solo {color}")))
+               for color in COLORS)
+
+
 def hasPoverty(hand: Sequence[str], rules: Rules) -> bool:
     """FREEDOKO Hand::has_poverty: at most three trumps (foxes count unless the rules say not)."""
     if not rules.flag("poverty"):
@@ -915,8 +931,18 @@ class DoppelkopfGame:
     """
 
     def __init__(self, rules: Rules, seed: int, startplayer: Seat,
-                 usedSeeds: Sequence[int] = (), bock: int = 1) -> None:
+                 usedSeeds: Sequence[int] = (), bock: int = 1, *,
+                 swinesAtStart: bool = False) -> None:
         self.rules = rules
+        self.swinesAtStart = swinesAtStart
+        """
+        Under ``swines announcement begin``, whether swines not made with the
+        reservation are still taken as the game starts, before its first
+        card: what a real FreeDoko parent tells of its own players (its AI
+        announces them at GAME_START, say when another's solo gave it both
+        trump aces).  A child following such a parent needs it; a parent
+        does not take them (its FreeDoko children could not).
+        """
         self.trickCount = TRICKS if rules.flag("with nines") else 10
         """12 tricks with nines, 10 without."""
         self._limits = {a: remainingCards(rules, a) for a in (NO120, NO90, NO60, NO30, NO0)}
@@ -1139,7 +1165,12 @@ class DoppelkopfGame:
         return True
 
     def _swinesFromReservations(self) -> None:
-        """FREEDOKO Game::test_swines_from_reservations."""
+        """
+        FREEDOKO Game::test_swines_from_reservations: a reservation's
+        ``swines`` announces them as the game starts if the game's trump
+        aces are then both the player's (whatever the game type: another's
+        color solo may give them), before the poverty's shift too.
+        """
         for s in range(PLAYERS):
             res = self._res(s)
             if res.swines:
@@ -1236,7 +1267,10 @@ class DoppelkopfGame:
 
     def _startPlay(self) -> None:
         self._setOrder()
-        self._swinesFromReservations()
+        if not (self.gameType == POVERTY and self.rules.flag("swines announcement begin")):
+            # FREEDOKO: under ``swines announcement begin`` the shifted poverty closes
+            # the time for swines (Game::swines_announcement_valid: !poverty_shifted())
+            self._swinesFromReservations()
         if self.gameType == MARRIAGE_SILENT and self.soloplayer is not None:
             # a silent marriage is its player's secret: the others see a normal game
             bride = self.soloplayer
@@ -1340,17 +1374,26 @@ class DoppelkopfGame:
 
     def _announcedInTime(self, begin: str) -> bool:
         """
-        Whether (hyper)swines may be announced now: in the play; under the
-        rule ``begin`` (``swines announcement begin``), only before its first
-        card (FREEDOKO: a player announces them as the game starts, say when
-        another's solo gave it both trump aces).
+        Whether (hyper)swines may be announced now: in the play, unless the
+        rule ``begin`` (``swines announcement begin``) holds.  FREEDOKO
+        (Game::swines_announcement_valid): under that rule they are announced
+        up to GAME_START, before the first trick opens, which only the
+        reservation reaches (a ``swines`` of another program's player read
+        once the play runs is ignored): so here they come with the
+        reservation, announced when the game starts if they are the
+        player's then (L{_swinesFromReservations}); with L{swinesAtStart},
+        also before the first card.
         """
         if self.phase != PLAYING:
             return False
-        return not self.rules.flag(begin) or (not self.tricks and not self.trick)
+        return not self.rules.flag(begin) or (self.swinesAtStart and not self.tricks
+                                              and not self.trick)
 
     def swinesValid(self, seat: Seat) -> bool:
-        """Swines announced in the play (before its first card under ``swines announcement begin``)."""
+        """
+        Swines announced in the play (under ``swines announcement begin``
+        never, but before the first card with L{swinesAtStart}).
+        """
         color = trumpColor(self.gameType)
         return (self._announcedInTime("swines announcement begin")
                 and not self.rules.flag("swine only second") and self._swinesAllowed()
@@ -1944,13 +1987,17 @@ class DoppelkopfParty:
     seat, whenever the rules allow it, during the play), ``{"card": "club queen"}``
     (``{"card": "diamond king", "genscher": 2}``: the first of both trump kings,
     naming a partner, with ``genscher``), ``{"swines": true}`` and
-    ``{"hyperswines": true}`` (in the play, without ``swines announcement begin``).
+    ``{"hyperswines": true}`` (in the play, without ``swines announcement
+    begin``; under it they come with the reservation).
     """
 
     players = PLAYERS
 
-    def __init__(self, params: Mapping[str, JSON], seed: int) -> None:
+    def __init__(self, params: Mapping[str, JSON], seed: int, *,
+                 swinesAtStart: bool = False) -> None:
         self.params: Mapping[str, JSON] = dict(params)
+        self.swinesAtStart = swinesAtStart
+        """Each game's L{DoppelkopfGame.swinesAtStart}."""
         self.seed = seed % SEED_LIMIT
         self.initvalues: Mapping[str, JSON] = {"seed": self.seed}
         self.rules = Rules.parse(str(params.get("rules") or ""))
@@ -1986,7 +2033,8 @@ class DoppelkopfParty:
     def _newGame(self) -> None:
         bock = self.bockMultipliers[0] if self.bockMultipliers else 1
         self.game = DoppelkopfGame(self.rules, self.seed, self.startplayer,
-                                   [s.seed for s in self.summaries], bock)
+                                   [s.seed for s in self.summaries], bock,
+                                   swinesAtStart=self.swinesAtStart)
         self._events.append(Event("game", {"number": len(self.summaries),
                                            "startplayer": self.startplayer,
                                            "round": self.round, "bock": bock}))
@@ -2097,7 +2145,12 @@ class DoppelkopfParty:
                 if (ruleAllows(rules, kind)
                         and sum(valueOf(c) in value for c in hand) >= rules.number(rule, least)):
                     offered.append(Reservation(kind))
-            offered += [Reservation(solo) for solo in REAL_SOLI if ruleAllows(rules, solo)]
+            # a color solo with both its aces: with swines, announced as it starts
+            begin = rules.flag("swines announcement begin")
+            offered += [Reservation(solo, None, begin and solo in COLOR_SOLI
+                                    and swinesPossible([c for c in hand if c.startswith(
+                                        solo.split(" ")[1] + " ")], rules))
+                        for solo in REAL_SOLI if ruleAllows(rules, solo)]
             first: tuple[str, JSON] = ("\u2605", None)
             if suggest:
                 suggested = botReservation(hand, rules)
@@ -2895,10 +2948,13 @@ def _trumpStrength(order: CardOrder, hand: Sequence[str]) -> tuple[int, int]:
 
 
 def botReservation(hand: Sequence[str], rules: Rules) -> Reservation:
-    """A reservation from hand strength: poverty, marriage, a strong color solo, else normal."""
+    """
+    A reservation from hand strength: poverty, marriage, a strong color
+    solo, else normal; with ``swines`` whenever a game may make them the
+    bot's (under ``swines announcement begin``, as FreeDoko's players do).
+    """
     normal = CardOrder.of(NORMAL, rules)
-    swines = (rules.flag("swines") and rules.flag("swines announcement begin")
-              and hand.count("diamond ace") == 2)
+    swines = rules.flag("swines announcement begin") and swinesPossible(hand, rules)
     if hand.count(CLUB_QUEEN) == 2:
         allowed = [s for s in SELECTORS if rules.flag(SELECTOR_RULES[s])]
         if allowed:
@@ -2913,7 +2969,7 @@ def botReservation(hand: Sequence[str], rules: Rules) -> Reservation:
         trumps, high = _trumpStrength(order, hand)
         aces = sum(1 for c in hand if valueOf(c) == "ace" and not order.isTrump(c))
         if trumps >= 9 and high >= 4 and trumps + aces >= 10:
-            return Reservation(solo)
+            return Reservation(solo, None, swines)
     trumps, high = _trumpStrength(normal, hand)
     if (rules.flag("throw with nines") and ruleAllows(rules, THROWN_NINES)
             and sum(valueOf(c) == "nine" for c in hand)
@@ -3013,6 +3069,29 @@ def botAnnouncement(view: DoppelkopfView) -> str | None:
     return None
 
 
+def botGenscher(view: DoppelkopfView, card: str) -> Seat | None:
+    """
+    The partner the bot names with ``card`` (None: no genscher), when the
+    rule ``genscher`` lets that card, the first of both trump kings, choose
+    one: the player who, with the bot's own tricks, already holds more than
+    120 points, while the bot's team is not known to hold them (FreeDoko's
+    AI, Ai::genscher_partner, "secure victory").  Only when the bot knows
+    the game is no silent marriage, where no genscher is played.
+    """
+    gameType = view.gameType
+    if (not view.rules.flag("genscher") or gameType is None or isSolo(gameType)
+            or gameType == POVERTY or card != f"{trumpColor(gameType)} king"
+            or view.hand.count(card) != 2):
+        return None
+    me, teams, points = view.seat, view.teams, view.trickPoints
+    if gameType == NORMAL and CLUB_QUEEN not in view.hand and teams.count(RE) < 2:
+        return None  # a silent marriage (both club queens in one hand) cannot be ruled out
+    if sum(points[s] for s in range(PLAYERS) if teams[s] == teams[me]) > 120:
+        return None
+    best = max((s for s in range(PLAYERS) if s != me), key=lambda s: points[s])
+    return best if points[me] + points[best] > 120 else None
+
+
 def doppelkopfBot(view: DoppelkopfView, seat: Seat) -> JSON:
     """The engine's bot: reservations and announcements from hand strength, legal sensible cards."""
     rules = view.rules
@@ -3029,7 +3108,11 @@ def doppelkopfBot(view: DoppelkopfView, seat: Seat) -> JSON:
             announcement = botAnnouncement(view)
             if announcement is not None:
                 return {"announcement": announcement}
-            return {"card": botCard(view)}
+            card = botCard(view)
+            partner = botGenscher(view, card)
+            if partner is not None:
+                return {"card": card, "genscher": partner}
+            return {"card": card}
     return None
 
 

@@ -4,7 +4,9 @@ L{gameproto.test.freedoko_real}): (a) four real children play one round
 through our server; (b) one real child plays one round with three of our
 bots.  Every child must agree with our engine on every trick (its own
 ``trick full`` lines against ours) and on the cards its seat held, nothing
-may be refused, and no traceback may be logged.
+may be refused, and no traceback may be logged.  Also: a genscher both
+ways, this library's child at the real parent included; a real child
+rejected, or back too late for its party.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from __future__ import annotations
 import random
 from typing import Any, cast
 
-from twisted.internet import defer, reactor, task
+from twisted.internet import defer, error, reactor, task
+from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
 from twisted.logger import ILogObserver, LogEvent, formatEvent, globalLogPublisher
 from twisted.python import log
 from twisted.trial.unittest import TestCase
@@ -20,6 +23,7 @@ from twisted.trial.unittest import TestCase
 from gameproto.engine.contract import Instructions
 from gameproto.engine.record import GameRecord
 from gameproto.freedoko import wire
+from gameproto.freedoko.machine import stateName
 from gameproto.freedoko.protocol import FreeDokoServerProtocol
 from gameproto.freedoko.server import (
     FreeDokoBot,
@@ -27,8 +31,16 @@ from gameproto.freedoko.server import (
     FreeDokoServerFactory,
     FreeDokoSettings,
 )
-from gameproto.games.doppelkopf import DOPPELKOPF, DoppelkopfParty
-from gameproto.test.freedoko_real import RealFreeDoko, findBinary, spawnFreeDoko
+from gameproto.freedoko.client import FreeDokoClientProtocol
+from gameproto.games.doppelkopf import (
+    DOPPELKOPF,
+    GENSCHER,
+    RE,
+    DoppelkopfParty,
+    DoppelkopfView,
+    GameSummary,
+)
+from gameproto.test.freedoko_real import RealFreeDoko, findBinary, freePort, spawnFreeDoko
 
 _reactor: Any = reactor
 
@@ -61,6 +73,13 @@ class RecordingProtocol(FreeDokoServerProtocol):
 
     def parentSent(self, kind: type) -> list[Any]:
         return [m for m in self.sent if isinstance(m, kind)]
+
+
+def tricksPerGame(record: GameRecord) -> int:
+    """The tricks of each game of ``record``'s party: 12, or 10 without nines."""
+    party = DOPPELKOPF.start(record.params, record.initvalues)
+    assert isinstance(party, DoppelkopfParty)
+    return party.game.trickCount
 
 
 def handsAtPlay(record: GameRecord) -> list[tuple[tuple[str, ...], ...]]:
@@ -104,10 +123,10 @@ class InteropTests(TestCase):
         findBinary()
         self.capture = Capture(self)
 
-    def serve(self, botsAfter: float,
-              seed: int) -> tuple[FreeDokoServer, FreeDokoServerFactory, int]:
+    def serve(self, botsAfter: float, seed: int, rules: str = ROUND_RULES,
+              **knobs: Any) -> tuple[FreeDokoServer, FreeDokoServerFactory, int]:
         """Our parent on a free port; the hub's rng from ``seed`` draws the party seed."""
-        settings = FreeDokoSettings(timeout=30.0, botsAfter=botsAfter, rules=ROUND_RULES)
+        settings = FreeDokoSettings(timeout=30.0, botsAfter=botsAfter, rules=rules, **knobs)
         server = FreeDokoServer(settings, clock=_reactor, rng=random.Random(seed))
         factory = FreeDokoServerFactory(server, RecordingProtocol)
         factory.connections = []  # type: ignore[attr-defined]
@@ -158,6 +177,7 @@ class InteropTests(TestCase):
         self.assertIsNotNone(record.scores, summary)
         hands = handsAtPlay(record)
         games = len(hands)
+        tricks = tricksPerGame(record)
         self.assertGreaterEqual(games, 4, summary)
         for connection in connections:
             unknown = [r for r in connection.received if isinstance(r.message, wire.Unknown)]
@@ -165,7 +185,7 @@ class InteropTests(TestCase):
             seat = connection.child.seat
             ours = connection.parentSent(wire.TrickFull)
             theirs = connection.childSent(wire.TrickFull)
-            self.assertEqual(len(ours), 12 * games, summary)
+            self.assertEqual(len(ours), tricks * games, summary)
             self.assertEqual(theirs, ours, f"player {seat}: the child's tricks are not ours")
             self.assertEqual(len(connection.parentSent(wire.PartyFinish)), 1)
             # the cards the child played, game by game, are those our engine gave its seat
@@ -173,7 +193,7 @@ class InteropTests(TestCase):
             for received in connection.received:
                 message = received.message
                 if isinstance(message, wire.CardPlayed) and message.player == seat:
-                    if len(played[-1]) == 12:
+                    if len(played[-1]) == tricks:
                         played.append([])
                     played[-1].append(str(message.card))
             self.assertEqual([tuple(sorted(p)) for p in played],
@@ -211,6 +231,53 @@ class InteropTests(TestCase):
         log.msg(f"one real child: record {record.seats}, scores {record.scores}, "
                 f"{len(record.actions)} actions")
         self.check(record, connections, reals)
+
+    async def test_withoutNines(self) -> None:
+        """
+        Four real children, one round without nines (ten tricks a game):
+        every trick agreed, and no trick opened after the tenth.
+        """
+        server, factory, port = self.serve(botsAfter=60.0, seed=1,
+                                           rules=ROUND_RULES + "with nines = false\n")
+        reals = self.children(port, ["Anna", "Bert", "Carl", "Dora"])
+        record = await self.party(server, reals, 150)
+        connections = cast(list[RecordingProtocol], factory.connections)  # type: ignore[attr-defined]
+        self.assertEqual(len(connections), 4)
+        self.assertEqual(tricksPerGame(record), 10)
+        self.check(record, connections, reals)
+        for connection in connections:
+            self.assertEqual(len(connection.parentSent(wire.TrickOpen)),
+                             len(connection.parentSent(wire.TrickFull)))
+
+    async def test_genscher(self) -> None:
+        """
+        Four real children under the rule ``genscher``, one round from the
+        party seed 178282: in the first game the real child of player 0
+        plays the first of its two trump kings with ``genscher = 0, 2``; our
+        parent takes both, tells every child, and every trick is agreed.
+        """
+        original = DOPPELKOPF.start
+
+        def start(params: Any, initvalues: Any = None, rng: Any = None) -> Any:
+            return original(params, {"seed": 178282}, rng)
+
+        self.patch(DOPPELKOPF, "start", start)
+        server, factory, port = self.serve(botsAfter=60.0, seed=1,
+                                           rules=ROUND_RULES + "genscher = true\n")
+        reals = self.children(port, ["Anna", "Bert", "Carl", "Dora"])
+        record = await self.party(server, reals, 150)
+        connections = cast(list[RecordingProtocol], factory.connections)  # type: ignore[attr-defined]
+        self.assertEqual(len(connections), 4)
+        self.check(record, connections, reals)
+        (first,) = [c for c in connections if c.child.seat == 0]
+        self.assertEqual(first.childSent(wire.Genscher), [wire.Genscher(0, 2)])
+        for connection in connections:
+            told = connection.sent
+            index = told.index(wire.Genscher(0, 2))
+            self.assertEqual(told[index + 1],
+                             wire.CardPlayed(0, wire.Card("diamond", "king"), "network"))
+        self.assertIn({"card": "diamond king", "genscher": 2},
+                      [a.action for a in record.actions if a.seat == 0])
 
     async def test_childComesBack(self) -> None:
         """
@@ -254,3 +321,178 @@ class InteropTests(TestCase):
         refused = self.capture.lines("refused")
         self.assertEqual([line for line in refused if "refused announcement" not in line], [])
         self.assertEqual(self.capture.tracebacks, [])
+
+    async def libraryChild(self, port: int, name: str) -> Any:
+        """This library's FreeDoko child (its bot playing), connected to our parent."""
+        from gameproto.test.test_doppelkopf_layers import Child
+
+        child = Child(name)
+        await connectProtocol(TCP4ClientEndpoint(_reactor, "127.0.0.1", port), child)
+
+        def close() -> None:
+            if child.transport is not None:
+                child.transport.loseConnection()
+
+        self.addCleanup(close)
+        return child
+
+    async def tableOf(self, server: FreeDokoServer) -> Any:
+        """The table of the one party our parent plays, once it started."""
+        for _ in range(300):
+            if server.playing:
+                break
+            await task.deferLater(_reactor, 0.1, lambda: None)
+        (room,) = server.playing
+        assert room.table is not None
+        return room.table
+
+    async def test_rejected(self) -> None:
+        """
+        A real child that comes when no table is free: ``connection
+        rejected``, and the connection left open, as the real parent does
+        (closed, the real child crashed, signal 11, now and then); the real
+        child goes on running.
+        """
+        server, factory, port = self.serve(botsAfter=0.5, seed=3, maxTables=1, botDelay=0.2)
+        lib = await self.libraryChild(port, "Lib")
+        table = await self.tableOf(server)
+        (late,) = self.children(port, ["Late"])
+        connections = cast(list[RecordingProtocol], factory.connections)  # type: ignore[attr-defined]
+        for _ in range(100):
+            if len(connections) == 2 and stateName(connections[1].child.machine) == "rejected" \
+                    or late.process.ended.called:
+                break
+            await task.deferLater(_reactor, 0.05, lambda: None)
+        rejected = connections[1]
+        self.assertEqual(rejected.sent, [wire.ServerHello(), wire.ConnectionRejected()])
+        await task.deferLater(_reactor, 5.0, lambda: None)
+        self.assertEqual(stateName(rejected.child.machine), "rejected")
+        self.assertTrue(late.process.running, late.process.describe())
+        self.assertFalse(table.finished)
+        lib.transport.loseConnection()
+        await task.deferLater(_reactor, 0.5, lambda: None)
+        self.assertTrue(table.finished)
+
+    async def test_backTooLate(self) -> None:
+        """
+        A real child killed mid-party comes back under its name, and the
+        party ends (the last other child leaves) before its seat is back:
+        it is told so in a chat line, its connection is left open, and it
+        goes on running (closed, it crashed with signal 11).
+        """
+        server, factory, port = self.serve(botsAfter=1.0, seed=3, botDelay=0.05)
+        (first,) = self.children(port, ["Anna"])
+        lib = await self.libraryChild(port, "Lib")
+        table = await self.tableOf(server)
+        for _ in range(600):
+            if len(table.record.actions) >= 30 or table.finished:
+                break
+            await task.deferLater(_reactor, 0.05, lambda: None)
+        self.assertFalse(table.finished)
+        await first.stop()
+        await task.deferLater(_reactor, 0.5, lambda: None)
+        (again,) = self.children(port, ["Anna"])
+        connections = cast(list[RecordingProtocol], factory.connections)  # type: ignore[attr-defined]
+        for _ in range(200):
+            if connections[-1].child.childName == "Anna" and \
+                    stateName(connections[-1].child.machine) == "rejoining":
+                break
+            await task.deferLater(_reactor, 0.05, lambda: None)
+        back = connections[-1]
+        self.assertEqual(stateName(back.child.machine), "rejoining")
+        lib.transport.loseConnection()
+        await task.deferLater(_reactor, 5.0, lambda: None)
+        self.assertTrue(table.finished)
+        self.assertEqual(back.parentSent(wire.Chat)[-1],
+                         wire.Chat("gameproto: the party you came back to is over"))
+        self.assertEqual(stateName(back.child.machine), "finished")
+        self.assertTrue(again.process.running, again.process.describe())
+        self.assertEqual(self.capture.tracebacks, [])
+
+
+class GenscherChild(FreeDokoClientProtocol):
+    """
+    This library's child at a real parent: its bot plays, but names the
+    next player as genscher partner whenever a card may name one.
+    """
+
+    def __init__(self, name: str, genscher: bool) -> None:
+        super().__init__(name)
+        self.genscher = genscher
+        self.sent: list[Any] = []
+        self.received: list[Any] = []
+        self.summaries: list[GameSummary] = []
+        self.finished: defer.Deferred[None] = defer.Deferred()
+
+    def sendMessage(self, message: Any) -> None:
+        self.sent.append(message)
+        super().sendMessage(message)
+
+    def messageReceived(self, message: Any) -> None:
+        self.received.append(message)
+        super().messageReceived(message)
+
+    def chooseGenscher(self, view: DoppelkopfView, card: str) -> int | None:
+        return (view.seat + 1) % 4 if self.genscher else super().chooseGenscher(view, card)
+
+    def gameFinished(self, summary: GameSummary, totals: tuple[int, ...]) -> None:
+        self.summaries.append(summary)
+
+    def partyFinished(self, totals: tuple[int, ...], summaries: list[GameSummary]) -> None:
+        if not self.finished.called:
+            self.finished.callback(None)
+
+
+class RealParentGenscherTests(TestCase):
+    """This library's child at the real FreeDoko parent, under the rule ``genscher``."""
+
+    timeout = 240
+
+    def setUp(self) -> None:
+        findBinary()
+
+    async def party(self, seed: int, genscher: bool) -> GenscherChild:
+        """One round at a real parent dealing from ``seed``, our child its one child."""
+        port = freePort()
+        parent = spawnFreeDoko(_reactor, "parent", port, seed=seed, waitChildren=1,
+                               lifetime=200, rules={"number of rounds limited": "true",
+                                                    "number of rounds": "1", "genscher": "true"})
+        self.addCleanup(parent.stop)
+        child = GenscherChild("Anna", genscher)
+        for _ in range(50):
+            try:
+                await connectProtocol(TCP4ClientEndpoint(_reactor, "127.0.0.1", port), child)
+                break
+            except error.ConnectionRefusedError:
+                await task.deferLater(_reactor, 0.2, lambda: None)
+        self.addCleanup(lambda: child.leave("the test is over"))
+        await child.finished.addTimeout(150, _reactor)
+        self.assertEqual((child.mismatches, child.problem), ([], None), parent.process.describe())
+        return child
+
+    async def test_ourGenscher(self) -> None:
+        """
+        Our child names a partner with the first of both trump kings (seed
+        8, player 2's hand): the real parent takes it and echoes
+        ``genscher = 2, 3`` before the card, as its own.
+        """
+        child = await self.party(8, True)
+        self.assertEqual([m for m in child.sent if isinstance(m, wire.Genscher)],
+                         [wire.Genscher(2, 3)])
+        told = [m for m in child.received if isinstance(m, wire.Genscher)]
+        self.assertEqual(told, [wire.Genscher(2, 3)])
+        echo = child.received.index(wire.Genscher(2, 3))
+        self.assertEqual(child.received[echo + 1], wire.CardPlayed(
+            2, wire.Card("diamond", "king"), "network"))
+        self.assertIn(GENSCHER, [s.gameType for s in child.summaries])
+
+    async def test_theirGenscher(self) -> None:
+        """
+        The real parent's AI (player 1, seed 9) plays a genscher with player
+        0: our child follows it, game and scores, without a difference.
+        """
+        child = await self.party(9, False)
+        self.assertEqual([m for m in child.received if isinstance(m, wire.Genscher)],
+                         [wire.Genscher(1, 0)])
+        (game,) = [s for s in child.summaries if s.gameType == GENSCHER]
+        self.assertEqual((game.soloplayer, game.teams[0], game.teams[1]), (1, RE, RE))

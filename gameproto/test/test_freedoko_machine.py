@@ -16,11 +16,12 @@ from .test_connect4_machine import RecordingCore, TransitionTableMixin
 
 _TABLE, _INSTRUCTIONS = object(), object()
 CARD = wire.CardPlayed(2, wire.Card("club", "queen"))
+SYNC = wire.SyncGameplayActions((CARD,))
 
 INPUTS: dict[str, tuple[Any, ...]] = {
     "connected": (), "nameReceived": ("Anna",), "seated": (2,), "reclaiming": (2,),
     "rejected": ("full",), "update": (_TABLE, 2, _INSTRUCTIONS), "gameplay": (CARD,),
-    "trickTaken": (), "ping": (7,), "ask": ("rules",), "chat": ("hi",),
+    "trickTaken": (), "sync": (SYNC,), "ping": (7,), "ask": ("rules",), "chat": ("hi",),
     "malformed": ("bad",), "partyOver": (), "timedOut": (), "connectionLost": (),
 }
 
@@ -31,6 +32,7 @@ PATHS: dict[str, list[str]] = {
     "placing": _NAMED,
     "waiting": _NAMED + ["seated"],
     "rejoining": _NAMED + ["reclaiming"],
+    "rejected": _NAMED + ["rejected"],
     "playing": _NAMED + ["seated", "update"],
     "finished": _NAMED + ["seated", "update", "partyOver"],
     "closed": ["connected", "connectionLost"],
@@ -48,24 +50,32 @@ TABLE: dict[tuple[str, str], tuple[str, list[Any]]] = {
     ("awaitingName", "malformed"): ("awaitingName", [("ignore", ("bad",))]),
     ("awaitingName", "gameplay"): ("awaitingName", []),
     ("awaitingName", "trickTaken"): ("awaitingName", []),
+    ("awaitingName", "sync"): ("awaitingName", []),
     ("awaitingName", "chat"): ("awaitingName", []),
     ("placing", "seated"): ("waiting", [("join", (2,))]),
     ("placing", "reclaiming"): ("rejoining", [("rejoin", (2,))]),
-    ("placing", "rejected"): ("closed", [("reject", ("full",))]),
+    ("placing", "rejected"): ("rejected", [("reject", ("full",))]),
+    ("rejected", "timedOut"): ("closed", [("drop", ("connection rejected",))]),
+    ("rejected", "connectionLost"): ("closed", [("stopTimer", ())]),
+    ("rejected", "ping"): ("rejected", [("pong", (7,))]),
     ("waiting", "update"): ("playing", [("begin", (_TABLE, 2, _INSTRUCTIONS, False))]),
     ("rejoining", "update"): ("playing", [("begin", (_TABLE, 2, _INSTRUCTIONS, True))]),
     ("playing", "update"): ("playing", [("follow", (_TABLE, 2, _INSTRUCTIONS))]),
     ("playing", "gameplay"): ("playing", [("play", (2, CARD))]),
     ("playing", "trickTaken"): ("playing", [("takeTrick", (2,))]),
+    ("playing", "sync"): ("playing", [("answerSync", (2, SYNC))]),
     ("playing", "partyOver"): ("finished", [("linger", ())]),
+    ("rejoining", "partyOver"): ("finished", [("linger", ())]),
     ("playing", "timedOut"): ("finished", [
         ("forfeit", (2, "no answer in time: a bot plays the seat"))]),
     ("finished", "timedOut"): ("closed", [("drop", ("the party is over",))]),
 }
+for _input in ("nameReceived", "gameplay", "trickTaken", "sync", "ask", "chat", "malformed"):
+    TABLE[("rejected", _input)] = ("rejected", [])
 for _state in ("waiting", "rejoining"):
-    for _input in ("gameplay", "trickTaken", "timedOut"):
+    for _input in ("gameplay", "trickTaken", "sync", "timedOut"):
         TABLE[(_state, _input)] = (_state, [])
-for _input in ("update", "gameplay", "trickTaken"):
+for _input in ("update", "gameplay", "trickTaken", "sync"):
     TABLE[("finished", _input)] = ("finished", [])
 for _state in ("waiting", "rejoining", "playing", "finished"):
     TABLE[(_state, "ping")] = (_state, [("pong", (7,))])
@@ -74,7 +84,7 @@ for _state in ("waiting", "rejoining", "playing", "finished"):
     TABLE[(_state, "malformed")] = (_state, [("ignore", ("bad",))])
     TABLE[(_state, "nameReceived")] = (_state, [])
     TABLE[(_state, "connectionLost")] = LOST
-for _input in ("nameReceived", "update", "gameplay", "trickTaken", "ping", "ask", "chat",
+for _input in ("nameReceived", "update", "gameplay", "trickTaken", "sync", "ping", "ask", "chat",
                "malformed", "partyOver", "timedOut", "connectionLost"):
     TABLE[("closed", _input)] = ("closed", [])
 

@@ -24,6 +24,7 @@ from gameproto.engine.record import MemoryRecordStore, RecordStore
 from gameproto.engine.store import SQLiteRecordStore
 from gameproto.engine.table import Table
 from gameproto.freedoko import wire
+from gameproto.freedoko.client import FreeDokoClientProtocol
 from gameproto.freedoko.machine import stateName
 from gameproto.freedoko.plugin import freedoko
 from gameproto.freedoko.server import (
@@ -256,13 +257,25 @@ class HandshakeTests(SynchronousTestCase):
         self.assertEqual(child.state, "waiting")
 
     def test_connectionRejected(self) -> None:
-        """With ``maxTables`` parties playing, a newcomer is sent ``connection rejected``."""
+        """
+        With ``maxTables`` parties playing, a newcomer is sent ``connection
+        rejected``, then nothing more but a pong; as the real parent, we
+        leave the connection open (closing it may make a real child crash)
+        until the child closes it, an hour at most.
+        """
         harness = Harness(maxTables=1)
         for name in ("A", "B", "C", "D"):
             harness.child(name)
         harness.table()
+        capture = LogCapture(self)
         late = harness.child("E")
         self.assertEqual(late.read(), [wire.ServerHello(), wire.ConnectionRejected()])
+        self.assertEqual(len(capture.lines("connection rejected: 1 parties play already")), 1)
+        self.assertFalse(late.closed)
+        self.assertEqual(late.state, "rejected")
+        late.send(wire.Name("E"), wire.Ping(3), wire.Chat("hello?"), wire.Ask("rules"))
+        self.assertEqual(late.read(), [wire.Pong(3)])
+        harness.clock.advance(LINGER)
         self.assertTrue(late.closed)
         self.assertEqual(late.state, "closed")
 
@@ -275,14 +288,36 @@ class HandshakeTests(SynchronousTestCase):
         self.assertEqual(second.seat, 0)
 
 
+def startTable(*names: str, **knobs: Any) -> tuple[Harness, list[Child]]:
+    """A table of children called ``names`` and bots, started."""
+    harness = Harness(botDelay=0.0, **knobs)
+    children = [harness.child(name) for name in names]
+    harness.clock.advance(30.0)  # bots fill the table
+    return harness, children
+
+
+def playUntilAsked(harness: Harness, child: Child, phase: str,
+                   others: tuple[Child, ...] = ()) -> None:
+    """Play along until the table waits for ``child`` in ``phase``."""
+    table = harness.table()
+    for _ in range(5000):
+        for one in (child,) + others:
+            harness.answer(one)
+        if child.seat in table.waiting and partyOf(table).phase == phase:
+            return
+        for one in (child,) + others:
+            move = harness.move(one)
+            if move is not None:
+                one.send(move)
+        harness.clock.advance(0.01)
+    raise AssertionError(f"never asked in {phase}")
+
+
 class PartyTests(SynchronousTestCase):
     """The party's lines, the relay and the barrier."""
 
     def start(self, *names: str, **knobs: Any) -> tuple[Harness, list[Child]]:
-        harness = Harness(botDelay=0.0, **knobs)
-        children = [harness.child(name) for name in names]
-        harness.clock.advance(30.0)  # bots fill the table
-        return harness, children
+        return startTable(*names, **knobs)
 
     def test_partyLines(self) -> None:
         """The party starts as the real parent's: names, seed, startplayer, game, own hand."""
@@ -318,6 +353,48 @@ class PartyTests(SynchronousTestCase):
         assert record is not None
         self.assertEqual((record.engine, record.seats[0]), ("doppelkopf", "Anna"))
 
+    def test_withoutNines(self) -> None:
+        """
+        Without nines a game has ten tricks: each is opened once, and the
+        tenth's ``trick taken`` is followed by ``game: finish`` (the real
+        parent opens no eleventh trick).
+        """
+        harness = Harness(botDelay=0.0, rules=RULES + "with nines = false\n")
+        anna = harness.child("Anna")
+        harness.clock.advance(30.0)
+        table = harness.table()
+        harness.play([anna])
+        self.assertTrue(table.finished)
+        self.assertIsNone(table.record.error)
+        log = anna.log
+        games = log.count(wire.GameFinish())
+        self.assertGreaterEqual(games, 4)
+        self.assertTrue(all(len(m.cards) == 10 for m in log if isinstance(m, wire.GameHand)))
+        self.assertEqual(sum(isinstance(m, wire.TrickFull) for m in log), 10 * games)
+        self.assertEqual(log.count(wire.TrickOpen()), 10 * games)
+        for index, message in enumerate(log):
+            if message == wire.GameFinish():
+                self.assertEqual(log[index - 1], wire.TrickTaken())
+                self.assertIsInstance(log[index - 2], wire.TrickFull)
+
+    def test_botDelay(self) -> None:
+        """With ``botDelay``, each bot's move comes that many seconds after its turn came."""
+        harness = Harness(botDelay=2.0)
+        anna = harness.child("Anna")
+        harness.clock.advance(30.0)
+        table = harness.table()
+        self.assertEqual((anna.seat, table.turn), (0, 0))
+        anna.read()
+        anna.send(wire.Reservation(0, "normal"))
+        self.assertEqual(anna.read(), [wire.Reservation(0, "normal")])
+        for bot in (1, 2):
+            harness.clock.advance(1.9)
+            self.assertEqual(anna.read(), [], f"bot{bot} waits")
+            harness.clock.advance(0.1)
+            (line,) = anna.read()
+            self.assertIsInstance(line, wire.Reservation)
+            self.assertEqual(line.player, bot)
+
     def test_echo(self) -> None:
         """A child's card is echoed to every child, the sender included, with ``(network)``."""
         harness, children = self.start("Anna", "Bert")
@@ -348,18 +425,7 @@ class PartyTests(SynchronousTestCase):
     def playUntilAsked(self, harness: Harness, child: Child, phase: str,
                        others: tuple[Child, ...] = ()) -> None:
         """Play along until the table waits for ``child`` in ``phase``."""
-        table = harness.table()
-        for _ in range(5000):
-            for one in (child,) + others:
-                harness.answer(one)
-            if child.seat in table.waiting and partyOf(table).phase == phase:
-                return
-            for one in (child,) + others:
-                move = harness.move(one)
-                if move is not None:
-                    one.send(move)
-            harness.clock.advance(0.01)
-        raise AssertionError(f"never asked in {phase}")
+        playUntilAsked(harness, child, phase, others)
 
     def test_refusedCard(self) -> None:
         """A card the rules refuse: one log line, a chat line to the child, nothing relayed."""
@@ -591,14 +657,23 @@ class PartyTests(SynchronousTestCase):
         self.assertEqual(stored(), ["Anna", "Bert", "Cleo (bot)", "bot3"])
 
     def test_reclaimTooLate(self) -> None:
-        """A child back for a party that ends before the next game opens is closed."""
+        """
+        A child back for a party that ends before the next game opens is
+        told so; its connection lingers, as after ``party: finish`` (a real
+        child waiting to rejoin crashes when it is closed).
+        """
         harness, (anna, bert) = self.start("Anna", "Bert")
         table = harness.table()
         self.playUntilAsked(harness, anna, doppelkopf.PLAYING, (bert,))
         bert.lose()
         back = harness.child("Bert")
+        back.read()
         anna.lose()
         self.assertTrue(table.finished)
+        self.assertEqual(back.read(), [wire.Chat("gameproto: the party you came back to is over")])
+        self.assertFalse(back.closed)
+        self.assertEqual(back.state, "finished")
+        harness.clock.advance(LINGER)
         self.assertTrue(back.closed)
 
     def test_povertyAnswers(self) -> None:
@@ -695,6 +770,220 @@ class PartyTests(SynchronousTestCase):
         self.assertEqual(len(hand) - 1, len(party.game.hands[anna.seat]))
 
 
+GENSCHER_RULES = RULES + "genscher = true\n"
+
+
+def playUntilGenscher(harness: Harness, children: list[Child]) -> tuple[Child, wire.CardPlayed]:
+    """
+    Play along until one of ``children`` is about to play the first of both
+    trump kings (a genscher may go with it): that child, and its card.
+    """
+    table = harness.table()
+    for _ in range(20000):
+        for child in children:
+            harness.answer(child)
+        for child in children:
+            move = harness.move(child)
+            if move is None:
+                continue
+            if isinstance(move, wire.CardPlayed) and partyOf(table).game.genscherPossible(
+                    child.seat, str(move.card)):
+                return child, move
+            child.send(move)
+        harness.clock.advance(0.01)
+    raise AssertionError("no genscher card played")
+
+
+class LibraryChild(FreeDokoClientProtocol):
+    """
+    This library's FreeDoko child (its bot playing), joined to a child's
+    connection of the harness by L{pump}: what it sends is kept in ``sent``.
+    """
+
+    def __init__(self, harness: Harness, name: str) -> None:
+        super().__init__(name, harness.clock)
+        self.sent: list[Any] = []
+        self.end = harness.child()
+        self.wire = StringTransport()
+        self.makeConnection(self.wire)
+
+    def sendMessage(self, message: Any) -> None:
+        self.sent.append(message)
+        super().sendMessage(message)
+
+    def pump(self) -> None:
+        """Carry the bytes each side wrote to the other, until neither has more."""
+        while True:
+            out, back = self.wire.value(), self.end.transport.value()
+            self.wire.clear()
+            self.end.transport.clear()
+            if out:
+                self.end.protocol.dataReceived(out)
+            if back:
+                self.dataReceived(back)
+            if not (out or back):
+                return
+
+
+class GenscherTests(SynchronousTestCase):
+    """``genscher = p, q`` on the wire, under the rule ``genscher``."""
+
+    def test_libraryChildsGenscher(self) -> None:
+        """
+        Four children of this library: the one whose bot names a genscher
+        partner sends ``genscher`` and then its card; the table plays them
+        together, and every child follows it without a difference.
+        """
+        harness = Harness(seed=2, botDelay=0.0, rules=GENSCHER_RULES)  # Dora, in game 2
+        children = [LibraryChild(harness, name) for name in ("Anna", "Bert", "Carl", "Dora")]
+        for child in children:
+            child.pump()
+        table = harness.table()
+        for _ in range(30000):
+            for child in children:
+                child.pump()
+            if all(child.state() == "between" for child in children):
+                break
+            harness.clock.advance(0.01)
+        dora = children[3]
+        said = [i for i, m in enumerate(dora.sent) if isinstance(m, wire.Genscher)]
+        self.assertEqual(len(said), 1)
+        self.assertEqual(dora.sent[said[0]:said[0] + 2], [
+            wire.Genscher(3, 0), wire.CardPlayed(3, wire.Card("diamond", "king"))])
+        self.assertTrue(table.finished)
+        self.assertIsNone(table.record.error)
+        self.assertIn({"card": "diamond king", "genscher": 0},
+                      [a.action for a in table.record.actions if a.seat == 3])
+        self.assertEqual([(c.mismatches, c.problem) for c in children], [([], None)] * 4)
+
+    def test_childsGenscher(self) -> None:
+        """
+        A child's ``genscher`` goes with the card that follows it, the first
+        of its two trump kings: the table plays a genscher with that partner,
+        and every child is told the genscher, then the card, as FreeDoko
+        sends them.
+        """
+        harness = Harness(botDelay=0.0, rules=GENSCHER_RULES)  # Bert: both kings in game 1
+        anna, bert = harness.child("Anna"), harness.child("Bert")
+        harness.clock.advance(30.0)
+        table = harness.table()
+        mover, move = playUntilGenscher(harness, [anna, bert])
+        self.assertEqual(partyOf(table).summaries, [], "in the first game")
+        partner = (mover.seat + 2) % 4
+        for child in (anna, bert):
+            harness.answer(child)
+        capture = LogCapture(self)
+        mover.send(wire.Genscher(mover.seat, partner), move)
+        game = partyOf(table).game
+        self.assertEqual((game.gameType, game.soloplayer, game.partner),
+                         (doppelkopf.GENSCHER, mover.seat, partner))
+        self.assertEqual([s for s in range(4) if game.teams[s] == doppelkopf.RE],
+                         sorted((mover.seat, partner)))
+        told = [wire.Genscher(mover.seat, partner),
+                wire.CardPlayed(mover.seat, move.card, "network")]
+        for child in (anna, bert):
+            lines = child.read()
+            self.assertEqual(lines[:2], told)
+        self.assertEqual(capture.lines("refused"), [])
+        harness.play([anna, bert])
+        self.assertTrue(table.finished)
+        self.assertIsNone(table.record.error)
+
+    def test_genscherWithAnotherCard(self) -> None:
+        """
+        A ``genscher`` before a card that is not the first of both trump
+        kings is refused (a chat line, a log line); the card is played alone.
+        """
+        harness, (anna, bert) = startTable("Anna", "Bert", rules=GENSCHER_RULES)
+        table = harness.table()
+        playUntilAsked(harness, anna, doppelkopf.PLAYING, (bert,))
+        move = harness.move(anna)
+        assert isinstance(move, wire.CardPlayed)
+        self.assertFalse(partyOf(table).game.genscherPossible(anna.seat, str(move.card)))
+        harness.answer(bert)
+        capture = LogCapture(self)
+        anna.read()
+        anna.send(wire.Genscher(anna.seat, 2), move)
+        lines = anna.read()
+        self.assertEqual(lines[0], wire.Chat(
+            f"gameproto: refused genscher = {anna.seat}, 2: not with {move.card}"))
+        self.assertEqual(lines[1], wire.CardPlayed(anna.seat, move.card, "network"))
+        self.assertNotIn(wire.Genscher(anna.seat, 2), bert.read())
+        self.assertEqual(len(capture.lines("refused genscher")), 1)
+        self.assertNotEqual(partyOf(table).game.gameType, doppelkopf.GENSCHER)
+
+    def test_botsGenscher(self) -> None:
+        """A bot's genscher reaches the children as FreeDoko sends them: genscher, then card."""
+        harness = Harness(seed=2, botDelay=0.0, rules=GENSCHER_RULES)  # bot3, in game 2
+        anna = harness.child("Anna")
+        harness.clock.advance(30.0)
+        table = harness.table()
+        harness.play([anna])
+        self.assertIsNone(table.record.error)
+        said = [i for i, m in enumerate(anna.log) if isinstance(m, wire.Genscher)]
+        self.assertEqual(len(said), 1)
+        genscher = anna.log[said[0]]
+        self.assertEqual(genscher, wire.Genscher(3, 0))
+        self.assertEqual(anna.log[said[0] + 1],
+                         wire.CardPlayed(3, wire.Card("diamond", "king"), "network"))
+
+
+class SyncTests(SynchronousTestCase):
+    """A child's ``sync: gameplay actions`` block, and the parent's answer."""
+
+    def setUp(self) -> None:
+        self.harness, (self.anna,) = startTable("Anna")
+        table = self.harness.table()
+        party = partyOf(table)
+        for _ in range(20000):
+            self.harness.answer(self.anna)
+            if (party.summaries and len(party.game.tricks) >= 2
+                    and self.anna.seat in table.waiting):
+                break
+            move = self.harness.move(self.anna)
+            if move is not None:
+                self.anna.send(move)
+            self.harness.clock.advance(0.01)
+        self.harness.answer(self.anna)
+        log = self.anna.log
+        opened = len(log) - log[::-1].index(wire.GameOpen())
+        self.told = tuple(m for m in log[opened:] if isinstance(m, wire.Action))
+        """The gameplay actions sent to the child since its second game opened."""
+        self.assertIn(wire.TrickFull, {type(m) for m in self.told})
+
+    def test_lagging(self) -> None:
+        """A child that lags behind what it was told gets the game's actions, as sent."""
+        self.anna.send(wire.SyncGameplayActions(self.told[:3]))
+        self.assertEqual(self.anna.read(), [wire.SyncGameplayActions(self.told)])
+        self.anna.send(wire.SyncGameplayActions(()))
+        self.assertEqual(self.anna.read(), [wire.SyncGameplayActions(self.told)])
+
+    def test_inStep(self) -> None:
+        """
+        The same actions (its own trick lines left out, cards with their
+        comments), or more of its own still on their way: no answer.
+        """
+        capture = LogCapture(self)
+        own = tuple(wire.CardPlayed(m.player, m.card, "choose") if isinstance(m, wire.CardPlayed)
+                    else m for m in self.told if not isinstance(m, wire.TrickOpen))
+        self.anna.send(wire.SyncGameplayActions(own))
+        move = self.harness.move(self.anna)
+        assert isinstance(move, wire.CardPlayed)
+        self.anna.send(wire.SyncGameplayActions(self.told + (move,)))
+        self.assertEqual(self.anna.read(), [])
+        self.assertEqual(capture.lines("sync"), [])
+
+    def test_different(self) -> None:
+        """Other actions: one log line, no answer."""
+        capture = LogCapture(self)
+        first = self.told[0]
+        assert isinstance(first, wire.Reservation)
+        other = wire.Reservation(first.player, "solo club")
+        self.anna.send(wire.SyncGameplayActions((other,) + self.told[1:]))
+        self.assertEqual(self.anna.read(), [])
+        self.assertEqual(len(capture.lines("sync: its gameplay actions differ")), 1)
+
+
 class FakeGuest:
     """A guest of another protocol (a browser, a JSON player)."""
 
@@ -703,10 +992,13 @@ class FakeGuest:
     def __init__(self) -> None:
         self.updates = 0
         self.seat = -1
+        self.told: list[tuple[str | None, bool]] = []
+        """Each update's text for a person, and whether it asks the guest to act."""
 
     def update(self, table: Table, seat: int, instructions: Any) -> None:
         self.updates += 1
         self.seat = seat
+        self.told.append((instructions.game_state.text, instructions.asks(seat)))
 
     def aborted(self, table: Table, seat: int, reason: str) -> None:
         pass
@@ -769,6 +1061,53 @@ class GuestTests(SynchronousTestCase):
         record = harness.store.get(table.id)
         assert record is not None
         self.assertEqual(record.seats, ["Web (bot)", "Anna", "bot2", "bot3"])
+
+    def test_guestToldOfTheSeed(self) -> None:
+        """
+        A guest seated beside FreeDoko children is told in words that they
+        are sent the party's seed, from which every hand follows: in the
+        game's text of each update up to its first decision.
+        """
+        harness = Harness(botDelay=0.0)
+        guest = FakeGuest()
+        harness.server.hub.matchmakers["doppelkopf"].enqueue(guest)
+        anna, bert = harness.child("Anna"), harness.child("Bert")
+        harness.clock.advance(30.0)
+        table = harness.table()
+        self.assertEqual(table.record.seats[:3], ["Web", "Anna", "Bert"])
+        notice = ("Anna and Bert play here with FreeDoko, which is sent the party's seed: "
+                  "every hand follows from it, yours too")
+        for _ in range(200):
+            for child in (anna, bert):
+                harness.answer(child)
+                move = harness.move(child)
+                if move is not None:
+                    child.send(move)
+            if guest.seat in table.waiting and len(guest.told) > 1:
+                break
+            if guest.seat in table.waiting:
+                view = partyOf(table).view(guest.seat)
+                table.act(guest.seat, doppelkopfBot(view, guest.seat))
+            harness.clock.advance(0.01)
+        asked = [i for i, (text, asks) in enumerate(guest.told) if asks]
+        self.assertGreaterEqual(len(asked), 2)
+        for text, _ in guest.told[:asked[0] + 1]:
+            self.assertIsNotNone(text)
+            self.assertIn(notice, text)
+        self.assertTrue(all(notice not in (text or "") for text, _ in guest.told[asked[0] + 1:]))
+
+    def test_noNoticeWithoutChildren(self) -> None:
+        """A guest at a FreeDoko table of bots only (nobody gets the seed) is told nothing of it."""
+        harness = Harness(botDelay=0.0)
+        guest = FakeGuest()
+        harness.server.hub.matchmakers["doppelkopf"].enqueue(guest)
+        harness.clock.advance(30.0)
+        table = harness.table()
+        self.assertEqual(table.record.seats, ["Web", "bot1", "bot2", "bot3"])
+        view = partyOf(table).view(guest.seat)
+        table.act(guest.seat, doppelkopfBot(view, guest.seat))
+        self.assertGreaterEqual(len(guest.told), 2)
+        self.assertTrue(all("FreeDoko" not in (text or "") for text, _ in guest.told))
 
     def test_guestRefusedWhenFull(self) -> None:
         harness = Harness(maxTables=1)
@@ -835,6 +1174,89 @@ class PluginTests(SynchronousTestCase):
         self.assertEqual(self.options("--freedoko-rules", path).rules, RULES)
         self.assertRaises(usage.UsageError, self.options, "--freedoko-rules", path + ".none")
 
+    def test_timeoutHelp(self) -> None:
+        """The help says what a timeout does: a bot takes the seat, the connection stays open."""
+        (timeout,) = [o for o in freedoko.optParameters if o[0] == "freedoko-timeout"]
+        self.assertIn("a bot takes its seat and the connection is left open", timeout[3])
+
     def test_bad(self) -> None:
         self.assertRaises(usage.UsageError, self.options, "--freedoko-timeout", "0")
         self.assertRaises(usage.UsageError, self.options, "--freedoko-max-tables", "-1")
+
+
+class RealChildTests(SynchronousTestCase):
+    """
+    What the table does so that real FreeDoko children, which keep some
+    things to themselves, agree with it: swines taken with a reservation,
+    and bots' poverty answers a child has already guessed.
+    """
+
+    def test_swinesWithTheReservation(self) -> None:
+        """
+        A child holding both club aces reserves ``normal``: the table takes
+        ``normal, swines`` (the real child announces swines itself as a club
+        solo starts) and relays it so to the others; a bot's club solo then
+        gives the child its swines as the game starts.  The child's own
+        ``swines = p`` in the play is dropped; another's is refused.
+        """
+        harness = Harness(seed=365, botDelay=0.0)  # bot 2 plays a club solo
+        anna, bert = harness.child("Anna"), harness.child("Bert")
+        harness.clock.advance(30.0)
+        table = harness.table()
+        party = partyOf(table)
+        self.assertEqual(party.game.hands[0].count("club ace"), 2)
+        harness.answer(anna)
+        anna.send(wire.Reservation(0, "normal"))
+        self.assertIn(wire.Reservation(0, "normal", swines=True), harness.answer(bert))
+        bert.send(wire.Reservation(1, "normal"))
+        harness.clock.advance(1.0)
+        lines = harness.answer(anna)
+        self.assertEqual(party.game.gameType, doppelkopf.SOLO_CLUB)
+        self.assertEqual(party.game.swinesOwner, 0)
+        self.assertIn(wire.Swines(0), lines)
+        self.assertLess(lines.index(wire.Swines(0)), lines.index(wire.GameStart()))
+        capture = LogCapture(self)
+        anna.send(wire.Swines(0))
+        self.assertEqual(harness.answer(anna), [])
+        bert.send(wire.Swines(1))
+        self.assertEqual([m for m in harness.answer(bert) if isinstance(m, wire.Chat)],
+                         [wire.Chat("gameproto: refused swines = 1: the rules do not allow it now")])
+        self.assertEqual(len(capture.lines("refused swines = 1")), 1)
+        self.assertEqual(capture.lines("refused swines = 0"), [])
+
+    def test_botsRepeatTheirPovertyAnswer(self) -> None:
+        """
+        The child that shifted a poverty asks the next player at once and
+        takes that player's last answer of the party for the new one: a bot
+        asked so answers as it last did, whatever its hand says; one asked
+        by bots only answers from its hand.
+        """
+        harness = Harness(seed=1501, botDelay=0.0)  # player 0 is poor twice
+        anna = harness.child("Anna")
+        harness.clock.advance(30.0)
+        table = harness.table()
+        harness.play([anna])
+        self.assertIsNone(table.record.error)
+        replay = doppelkopf.DOPPELKOPF.start(table.record.params, table.record.initvalues)
+        assert isinstance(replay, doppelkopf.DoppelkopfParty)
+        last: dict[int, bool] = {}
+        repeated = free = 0
+        for action in table.record.actions:
+            if action.kind != "act":
+                continue
+            game = replay.game
+            answer = action.action.get("poverty accepted") if isinstance(
+                action.action, dict) else None
+            if isinstance(answer, bool) and action.seat != anna.seat:
+                natural = doppelkopf.botPovertyAccept(game.hands[action.seat], replay.rules)
+                if game.soloplayer == anna.seat and action.seat in last:
+                    self.assertEqual(answer, last[action.seat])
+                    repeated += answer != natural
+                else:
+                    self.assertEqual(answer, natural)
+                    free += 1
+            if isinstance(answer, bool):
+                last[action.seat] = answer
+            replay.act(action.seat, action.action)
+        self.assertGreaterEqual(repeated, 1, "no bot had to repeat an answer its hand denies")
+        self.assertGreaterEqual(free, 1)

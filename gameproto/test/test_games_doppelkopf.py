@@ -1308,31 +1308,85 @@ class SpecialGameTests(unittest.TestCase):
 
     def test_swinesAtTheStart(self) -> None:
         """
-        Under ``swines announcement begin`` swines not made with the
-        reservation may still be announced as the game starts (FreeDoko's
-        players do so, say when another's solo gives them both trump aces),
-        but not once the first card is played.
+        Under ``swines announcement begin`` swines come with the reservation
+        only (FREEDOKO Game::swines_announcement_valid: up to GAME_START,
+        before the first trick opens): a ``swines`` in the play is refused,
+        even before the first card.  A reservation's ``swines`` announces
+        them as the game starts for whoever then holds both trump aces, in
+        another's color solo too (Game::test_swines_from_reservations).
         """
         rules = QUIET.with_(swines_announcement_begin=True)
 
-        def started() -> dk.DoppelkopfParty:
+        def started(reservations: dict[int, str]) -> dk.DoppelkopfParty:
             game = ENGINE.start({"rounds": 1, "rules": rules.text()}, {"seed": 1})
             assert isinstance(game, dk.DoppelkopfParty)
-            hands = _hands({2: ["diamond ace", "diamond ace"], 1: ["club queen"],
-                            3: ["club queen"]})
+            hands = _hands({2: ["diamond ace", "diamond ace", "club ace", "club ace"],
+                            1: ["club queen"], 3: ["club queen"]})
             game.game.hands = [list(h) for h in hands]
             for _ in range(4):
-                _ok(game.act(game.waitingFor()[0], {"reservation": "normal"}))
+                seat = game.waitingFor()[0]
+                _ok(game.act(seat, {"reservation": reservations.get(seat, "normal")}))
             return game
 
-        game = started()
-        _ok(game.act(2, {"swines": True}))
-        self.assertEqual(game.game.swinesOwner, 2)
-        late = started()
-        first = late.waitingFor()[0]
-        _ok(late.act(first, {"card": late.view(first).legalCards[0]}))
-        self.assertIsInstance(late.act(2, {"swines": True}), Errors)
-        self.assertIsNone(late.game.swinesOwner)
+        game = started({})
+        self.assertEqual(game.game.phase, dk.PLAYING)
+        self.assertFalse(game.game.swinesValid(2))
+        self.assertIsInstance(game.act(2, {"swines": True}), Errors)
+        self.assertIsNone(game.game.swinesOwner)
+        self.assertEqual(started({2: "normal, swines"}).game.swinesOwner, 2)
+        # another's club solo: the club aces are the trump aces
+        solo = started({0: "solo club", 2: "normal, swines"})
+        self.assertEqual((solo.game.gameType, solo.game.swinesOwner), (dk.SOLO_CLUB, 2))
+        self.assertEqual(_orderHighToLow(solo.game.order)[0], "club ace")
+        self.assertIsNone(started({0: "solo club"}).game.swinesOwner)
+        self.assertIsNone(started({0: "solo heart", 2: "normal, swines"}).game.swinesOwner)
+
+    def test_reservationsWithSwines(self) -> None:
+        """
+        Both aces of a color that may be trump with swines (diamonds, or a
+        color solo's color with ``swines in solo``): the bot reserves with
+        ``swines`` (a color solo of its own too), and the page offers that
+        solo with them.
+        """
+        clubs = _hands({0: ["club ace", "club ace"]})[0]
+        self.assertTrue(dk.swinesPossible(clubs, RULES))
+        self.assertFalse(dk.swinesPossible(clubs, RULES.with_(swines_in_solo=False)))
+        self.assertFalse(dk.swinesPossible(clubs, RULES.with_(swines=False)))
+        self.assertFalse(dk.swinesPossible(_hands({0: ["club ace"]})[0], RULES))
+        self.assertTrue(dk.swinesPossible(_hands({0: ["diamond ace", "diamond ace"]})[0],
+                                          RULES.with_(swines_in_solo=False)))
+        self.assertTrue(dk.botReservation(clubs, RULES).swines)
+        strong = ["club ace", "club ace", "club ten", "club ten", "club king", "spade queen",
+                  "spade queen", "heart queen", "heart ten", "heart ten", "club jack", "club nine"]
+        self.assertEqual(dk.botReservation(strong, RULES), Reservation(dk.SOLO_CLUB, None, True))
+        party = _start()
+        seat = party.game.turn
+        assert seat is not None
+        party.game.hands[seat] = list(strong)
+        offered = [action for _, action in party.choices(seat)[1:]]
+        self.assertIn({"reservation": "solo club, swines"}, offered)
+        self.assertIn({"reservation": "solo heart"}, offered)
+
+    def test_noSwinesAfterThePovertyShift(self) -> None:
+        """
+        Under ``swines announcement begin`` a poverty's shift closes the time
+        for swines (FREEDOKO Game::swines_announcement_valid: not once the
+        poverty is shifted): both diamond aces that come together by the
+        shift are no swines, whatever the reservation said.
+        """
+        # seat 3 holds one diamond ace and reserves with swines; the poor
+        # seat 2 shifts it the other one
+        poor = ["diamond ace", "diamond king", "heart jack"] + POOR[3:]
+        g = _rigged(_hands({2: poor, 3: ["diamond ace"]}))
+        _reserve(g, {2: "poverty", 3: "normal, swines"})
+        self.assertIsNone(g.swinesOwner)
+        g.povertyShift(2, ["diamond ace", "diamond king", "heart jack"])
+        g.povertyAnswer(3, True)
+        g.povertyReturn(3, [c for c in g.hands[3] if not g.order.isTrump(c)][:3])
+        self.assertEqual(g.phase, dk.PLAYING)
+        self.assertEqual(g.hands[3].count("diamond ace"), 2)
+        self.assertIsNone(g.swinesOwner)
+        self.assertFalse(any(e.kind == "swines" for e in g.events))
 
     def test_silentMarriageIsSecret(self) -> None:
         """The others see a normal game: neither the view nor the events tell them."""

@@ -4,19 +4,27 @@ Doppelkopf in the page (Debian's Chromium under Playwright, the service on
 party of one round against three bots, choosing a reservation with a button
 and clicking legal cards, and sees whose turn it is, the trick and who won
 it, and at the end the score sheet; on a 390 px wide phone the cards are
-large enough to tap.
+large enough to tap.  A person queued for a FreeDoko table plays a whole
+party there beside a FreeDoko child (this library's, and the real FreeDoko
+program), told in words that the child can know every hand.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping
+from pathlib import Path
+from typing import Any, Mapping, cast
 
-from twisted.internet import defer
+from twisted.internet import defer, reactor, task
+from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
 
 from gameproto.engine.contract import JSON
+from gameproto.freedoko import wire
 from gameproto.games import doppelkopf
+from gameproto.test.service_helpers import Server
+from gameproto.test.test_doppelkopf_layers import ROUND_RULES, Child
 from gameproto.test.test_web_page import (
+    MISSING,
     Browser,
     BrowserTestCase,
     clickDisplay,
@@ -25,6 +33,8 @@ from gameproto.test.test_web_page import (
     waitState,
 )
 from gameproto.test.test_web_play import shot, waitNewVersion
+
+_reactor: Any = reactor
 
 SEED = 11
 """The party seed of every game these tests create."""
@@ -139,9 +149,10 @@ class DoppelkopfPageTests(BrowserTestCase):
                     clickDisplay(page, *zones[-1])
                     played += 1
                 waitNewVersion(page, before)
-                caption = page.locator("#board svg text.trick-caption")
-                if caption.count():
-                    captions.add(caption.text_content() or "")
+                # One read of the drawing as it is now: the next version may
+                # already have replaced it (a count then a read would race).
+                captions.update(page.evaluate("""() => [...document.querySelectorAll(
+                    '#board svg text.trick-caption')].map(t => t.textContent || '')"""))
                 self.assertLess(played, 200)
             self.assertEqual(waitState(page, "gameover"), "gameover",
                              page.text_content("#status"))
@@ -210,3 +221,169 @@ class DoppelkopfPageTests(BrowserTestCase):
             return json.dumps(cards)
 
         yield self.inBrowser(script)
+
+
+def clickThrough(page: Any) -> int:
+    """
+    Play the seat to the party's end by clicks: ``normal`` (else the first
+    button) for a reservation, the suggested cards of a poverty, no to a
+    poverty offered, the last lit card of the hand; the cards played.
+    """
+    played = 0
+    while waitState(page, "your-turn", "gameover", "aborted") == "your-turn":
+        before = version(page)
+        offered = buttons(page)
+        reservations = [b for b in offered if "reservation" in b["action"]]
+        refusals = [b for b in offered if b["action"] == {"poverty accepted": False}]
+        if reservations:
+            normal = [b for b in reservations if b["action"] == {"reservation": "normal"}]
+            choice = (normal or reservations)[0]
+            clickDisplay(page, choice["x"], choice["y"])
+        elif page.locator("#pick").is_visible():
+            (suggested,) = offered
+            clickDisplay(page, suggested["x"], suggested["y"])
+        elif refusals:
+            clickDisplay(page, refusals[0]["x"], refusals[0]["y"])
+        else:
+            zones = cardZones(page)
+            assert zones, "the page outlines the legal cards"
+            clickDisplay(page, *zones[-1])
+            played += 1
+        waitNewVersion(page, before)
+        assert played < 200
+    return played
+
+
+class FreeDokoTableTests(BrowserTestCase):
+    """
+    The page queued at the ``doppelkopf`` matchmaker ("FreeDoko") sits at a
+    FreeDoko table beside a FreeDoko child that connects to the FreeDoko
+    port, with two server bots, and plays the party to its end.
+    """
+
+    timeout = 400
+
+    @defer.inlineCallbacks
+    def setUp(self) -> Any:  # type: ignore[override]  # trial waits for a Deferred setUp
+        if MISSING is not None:
+            self.fail(MISSING)
+        original = doppelkopf.DOPPELKOPF.start
+
+        def start(params: Mapping[str, JSON], initvalues: Mapping[str, JSON] | None = None,
+                  rng: Any = None) -> Any:
+            return original(params, initvalues or {"seed": SEED}, rng)
+
+        self.patch(doppelkopf.DOPPELKOPF, "start", start)
+        rules = Path(self.mktemp())
+        rules.write_text(ROUND_RULES, encoding="utf-8")
+        self.server = Server(self, [], "--freedoko-rules", str(rules),
+                             "--freedoko-bots-after", "3", "--freedoko-timeout", "60",
+                             ports=("web", "freedoko"))
+        yield self.server.start()
+        self.addCleanup(self.server.stop)
+        self.url = self.server.url
+
+    def playBeside(self, connect: Any) -> Any:
+        """
+        In the page: queue as alice at the FreeDoko matchmaker, have
+        ``connect`` (in the reactor) bring a child to the FreeDoko port,
+        and play the party to its end.  The game, the cards played, the
+        words shown with the first decision, and the status at the end.
+        """
+
+        def script(browser: Browser) -> Any:
+            page = browser.open(self.url)
+            setName(page, "alice")
+            form = "form.engine[data-engine=doppelkopf]"
+            page.wait_for_selector(f"{form} button.queue")
+            page.click(f"{form} button.queue")
+            waitState(page, "queued")
+            self.fromThread(connect)
+            self.assertEqual(waitState(page, "your-turn", "gameover", "aborted"), "your-turn")
+            told = page.text_content("#last-move") or ""
+            game = int(page.get_attribute("#board", "data-game") or 0)
+            played = clickThrough(page)
+            self.assertEqual(waitState(page, "gameover"), "gameover",
+                             page.text_content("#status"))
+            page.wait_for_selector("#scores[data-final=true]")
+            self.assertIn("Total", page.text_content("#board svg g.score-sheet") or "")
+            self.assertEqual(page.locator("#errors li.error").count(), 0,
+                             page.locator("#errors li").all_text_contents())
+            return game, played, told, page.text_content("#status") or ""
+
+        return self.inBrowser(script)
+
+    def checkRecord(self, game: int, played: int, child: str) -> None:
+        """The finished record: alice and the child seated, scores, as many cards as played."""
+        record = self.server.service.hub.store.get(game)
+        assert record is not None
+        self.assertEqual(record.engine, "doppelkopf")
+        self.assertEqual(record.seats[:2], ["alice", child])
+        self.assertIsNone(record.error)
+        self.assertIsNotNone(record.scores)
+        cards = [a for a in record.actions if a.seat == 0 and isinstance(a.action, dict)
+                 and "card" in a.action]
+        self.assertEqual(len(cards), played)
+        self.assertGreaterEqual(played, 4 * 12, "a card in each trick of four games or more")
+        self.assertEqual(played % 12, 0)
+
+    @defer.inlineCallbacks
+    def test_besideLibraryChild(self) -> Any:
+        """
+        Beside this library's FreeDoko child (its bot playing): the page is
+        told the child can know every hand, plays to the end; the child
+        follows the whole party without a difference from its rules engine.
+        """
+        children: list[Child] = []
+
+        def connect() -> Any:
+            child = Child("Anna")
+            children.append(child)
+            endpoint = TCP4ClientEndpoint(_reactor, "127.0.0.1", self.server.ports["freedoko"])
+            return connectProtocol(endpoint, child)
+
+        game, played, told, status = yield self.playBeside(connect)
+        self.assertIn("Anna plays here with FreeDoko, which is sent the party's seed: "
+                      "every hand follows from it, yours too", told)
+        self.assertRegex(status, r"^Game over: ")
+        (child,) = children
+        yield child.done.addTimeout(30, _reactor)
+        self.assertTrue(child.finished)
+        self.assertEqual((child.mismatches, child.problem), ([], None))
+        self.assertEqual(child.seat, 1)
+        self.checkRecord(game, played, "Anna")
+
+    @defer.inlineCallbacks
+    def test_besideRealChild(self) -> Any:
+        """
+        Beside the real FreeDoko program as a child (its AI playing): the
+        page plays to the end, and the real child agrees with the server
+        on every trick.
+        """
+        from gameproto.test.freedoko_real import findBinary, spawnFreeDoko
+        from gameproto.test.test_freedoko_interop import RecordingProtocol
+
+        findBinary()
+        factory = self.server.service.getServiceNamed("freedoko").factory
+        factory.protocol = RecordingProtocol
+        factory.connections = []
+        factory.journal = []
+        reals: list[Any] = []
+
+        def connect() -> None:
+            real = spawnFreeDoko(_reactor, "child", self.server.ports["freedoko"], name="Anna",
+                                 lifetime=380)
+            self.addCleanup(real.stop)
+            reals.append(real)
+
+        game, played, told, status = yield self.playBeside(connect)
+        self.assertIn("Anna plays here with FreeDoko", told)
+        yield task.deferLater(_reactor, 0.5, lambda: None)
+        self.checkRecord(game, played, "Anna")
+        (connection,) = cast(list[RecordingProtocol], factory.connections)
+        ours = connection.parentSent(wire.TrickFull)
+        self.assertEqual(len(ours), played, "a trick for each card of alice's")
+        self.assertEqual(connection.childSent(wire.TrickFull), ours,
+                         "the real child's tricks are not the server's: "
+                         + reals[0].process.describe())
+        self.assertEqual(len(connection.parentSent(wire.PartyFinish)), 1)
