@@ -21,8 +21,10 @@ import os
 import sqlite3
 from typing import Any, Callable, Concatenate, Iterator, ParamSpec
 
+import orjson
 from twisted.logger import Logger
 
+from gameproto.engine.contract import Seat
 from gameproto.engine.outbox import Outbox
 from gameproto.engine.record import (
     GameRecord,
@@ -76,6 +78,33 @@ CREATE TABLE IF NOT EXISTS seat_tokens (
 _dump: Callable[[Any], str] = json.JSONEncoder(separators=(",", ":")).encode
 """Compact JSON (C{json.dumps} with these separators, without making an encoder each call)."""
 
+_ORJSON_PLAIN = (orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
+                 | orjson.OPT_PASSTHROUGH_SUBCLASS)
+"""orjson writing only what the standard library writes the same way; the rest it refuses."""
+
+
+def _dumpAction(value: Any) -> str:
+    """
+    An action's JSON, as L{_dump} writes it or its equal once read back, made
+    faster: an integer (a Connect Four column) is its digits; anything else is
+    orjson's, unless orjson would write it otherwise than the standard library
+    (integers beyond 64 bits, keys that are not strings, subclasses, ``NaN``
+    and the infinities, which it writes as ``null``): those are L{_dump}'s.
+    """
+    if type(value) is int:
+        return int.__repr__(value)
+    try:
+        text = orjson.dumps(value, option=_ORJSON_PLAIN)
+    except TypeError:
+        return _dump(value)
+    if b"null" in text:  # maybe a NaN or an infinity that orjson wrote as null
+        return _dump(value)
+    return text.decode()
+
+
+_INSERT_ACTION = ("INSERT INTO actions (game, turn, seat, kind, action, at) "
+                  "VALUES (?, ?, ?, ?, ?, ?)")
+
 
 _P = ParamSpec("_P")
 
@@ -123,6 +152,10 @@ class SQLiteRecordStore:
         self._lastId: int = last
         self.live: dict[int, GameRecord] = {}
         self.closed = False
+        self._rows: list[tuple[int, int, Seat, str, str, float]] = []
+        """The actions of this turn not written yet (commits batched): the commit writes them."""
+        self._committing = False
+        """Whether the outbox has this turn's commit to run (commits batched)."""
 
     # -- RecordStore ---------------------------------------------------------
 
@@ -145,25 +178,45 @@ class SQLiteRecordStore:
         self._outbox = outbox
 
     def commit(self) -> None:
-        """Commit the batched writes not committed yet, if any (rolled back if it fails)."""
-        if self.closed or not self._db.in_transaction:
+        """
+        Write the turn's actions and commit the batched writes not committed
+        yet, if any (all rolled back if it fails).
+        """
+        self._committing = False
+        rows = self._rows
+        if self.closed or not (rows or self._db.in_transaction):
             return
+        self._rows = []
         try:
             if self._timer is None:
-                self._db.execute("COMMIT")
+                self._commit(rows)
             else:
                 with self._timer("commit"):
-                    self._db.execute("COMMIT")
+                    self._commit(rows)
         except BaseException:
             if self._db.in_transaction:
                 self._db.execute("ROLLBACK")
             raise
 
+    def _commit(self, rows: list[tuple[int, int, Seat, str, str, float]]) -> None:
+        """The turn's actions, in one statement, and the commit."""
+        if rows:
+            if not self._db.in_transaction:
+                self._db.execute("BEGIN")
+            self._db.executemany(_INSERT_ACTION, rows)
+        self._db.execute("COMMIT")
+
     def _begin(self) -> None:
         """A write: in the turn's transaction when commits are batched."""
         if self._outbox is not None and not self._db.in_transaction:
             self._db.execute("BEGIN")
-            self._outbox.commitLater(self.commit)
+            self._commitLater(self._outbox)
+
+    def _commitLater(self, outbox: Outbox) -> None:
+        """Have ``outbox`` commit right after this turn, and hold what is written until then."""
+        if not self._committing:
+            self._committing = True
+            outbox.commitLater(self.commit)
 
     def nextId(self) -> int:
         self._lastId += 1
@@ -199,9 +252,17 @@ class SQLiteRecordStore:
 
     @_timed("action")
     def actionAccepted(self, record: GameRecord, action: RecordedAction) -> None:
-        if not self.closed:
-            self._begin()
+        if self.closed:
+            return
+        outbox = self._outbox
+        if outbox is None:
             self._insertAction(record.id, len(record.actions) - 1, action)
+            return
+        # Commits batched: the row waits for the turn's commit, which writes
+        # every action of the turn in one statement before committing them.
+        self._rows.append((record.id, len(record.actions) - 1, action.seat, action.kind,
+                           _dumpAction(action.action), action.at))
+        self._commitLater(outbox)
 
     @_timed("finish")
     def gameFinished(self, record: GameRecord) -> None:
@@ -318,9 +379,8 @@ class SQLiteRecordStore:
                   marked=marked)
 
     def _insertAction(self, game: int, turn: int, action: RecordedAction) -> None:
-        self._db.execute(
-            "INSERT INTO actions (game, turn, seat, kind, action, at) VALUES (?, ?, ?, ?, ?, ?)",
-            (game, turn, action.seat, action.kind, _dump(action.action), action.at))
+        self._db.execute(_INSERT_ACTION, (game, turn, action.seat, action.kind,
+                                          _dumpAction(action.action), action.at))
 
     def _writeTokens(self, record: GameRecord) -> None:
         """The sha256 of each seat's token (never the token), as ``record.tokens`` has them."""

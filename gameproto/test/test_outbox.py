@@ -27,6 +27,23 @@ from gameproto.net import IMessageTransport
 from gameproto.test.hardening_helpers import LogCapture
 
 
+class _FailingCommit:
+    """A store's database whose next COMMIT fails (as a full disk would), then its own again."""
+
+    def __init__(self, store: SQLiteRecordStore) -> None:
+        self._store = store
+        self._db = store._db
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._db, name)
+
+    def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
+        if sql == "COMMIT":
+            self._store._db = self._db
+            raise sqlite3.OperationalError("disk I/O error")
+        return self._db.execute(sql, *args)
+
+
 class Player:
     """An engine JSON connection on a StringTransport; the clock is advanced by the test."""
 
@@ -179,14 +196,7 @@ class BatchedCommitTests(SynchronousTestCase):
         alice, bob, game = setup.game()
         capture = LogCapture(self)
 
-        commit = setup.store.commit
-
-        def fail() -> None:
-            setup.store._db.execute("ROLLBACK")
-            setup.store.commit = commit  # type: ignore[method-assign]
-            raise sqlite3.OperationalError("disk I/O error")
-
-        setup.store.commit = fail  # type: ignore[method-assign]
+        setup.store._db = _FailingCommit(setup.store)  # type: ignore[assignment]
         alice.click()
         setup.clock.advance(0)
         self.assertEqual((alice.transport.value(), bob.transport.value()), (b"", b""))
@@ -196,6 +206,10 @@ class BatchedCommitTests(SynchronousTestCase):
         self.assertTrue(any("could not be committed" in line
                             for line in capture.lines("gameproto.store")))
         self.flushLoggedErrors(sqlite3.OperationalError)
+        # What the failed commit held is dropped: not written by a later commit.
+        setup.store.commit()
+        setup.store.close()
+        self.assertEqual(setup.committedActions(game), 0)
 
     def test_withoutBatchingEachWriteCommits(self) -> None:
         """A hub that does not batch: the action is committed and told at once."""
