@@ -10,7 +10,8 @@ import enum
 import json
 import math
 import os
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 from hypothesis import given, settings, strategies as st
 from twisted.internet.task import Clock
@@ -112,3 +113,39 @@ class BatchedRowsTests(SynchronousTestCase):
                          [row[:4] + row[5:] for row in plain])
         self.assertEqual([_canonical(json.loads(row[4])) for row in batched],
                          [_canonical(json.loads(row[4])) for row in plain])
+
+
+class TimedWritesTests(SynchronousTestCase):
+    """What a store times: each write alone, or each commit of a turn's actions."""
+
+    def operations(self, batched: bool) -> list[str]:
+        path = os.path.abspath(self.mktemp())
+        store = SQLiteRecordStore(path)
+        self.addCleanup(store.close)
+        timed: list[str] = []
+
+        @contextmanager
+        def timer(operation: str) -> Iterator[None]:
+            timed.append(operation)
+            yield
+
+        store.timeWrites(timer)
+        clock = Clock()
+        if batched:
+            store.batchCommits(Outbox(clock))
+        record = GameRecord(store.nextId(), "connect4", {}, {}, ["a", "b"], 1.0)
+        store.gameStarted(record)
+        for turn in range(3):
+            recorded = RecordedAction(turn % 2, turn, 2.0 + turn)
+            record.actions.append(recorded)
+            store.actionAccepted(record, recorded)
+        clock.advance(0)
+        return timed
+
+    def test_eachWrite(self) -> None:
+        """Each write its own commit: each action timed."""
+        self.assertEqual(self.operations(False), ["start", "action", "action", "action"])
+
+    def test_batched(self) -> None:
+        """Commits batched: the turn's commit timed, which writes the actions."""
+        self.assertEqual(self.operations(True), ["start", "commit"])
