@@ -320,16 +320,22 @@ class Board:
 
     def play(self, column: int) -> Board:
         """Return the board after the player to move drops a stone in ``column``."""
-        if not self.is_legal(column):
-            raise IllegalMove(self._illegal_reason(column))
-        player = self.moves & 1
-        row = self.heights[column]
-        bit = 1 << (column * (self.height + 1) + row)
-        mine = self.stones[player] | bit
-        stones = (mine, self.stones[1]) if player == 0 else (self.stones[0], mine)
-        heights = self.heights[:column] + (row + 1,) + self.heights[column + 1 :]
-        winner = player if _has_four(mine, self.height + 1) else None
-        return Board(self.width, self.height, stones, heights, self.moves + 1, winner)
+        heights = self.heights
+        height = self.height
+        if not (type(column) is int and 0 <= column < self.width
+                and heights[column] < height and self.winner is None):
+            if not self.is_legal(column):  # an int subclass may still be a legal column
+                raise IllegalMove(self._illegal_reason(column))
+        moves = self.moves
+        player = moves & 1
+        row = heights[column]
+        stride = height + 1
+        stones = self.stones
+        mine = stones[player] | (1 << (column * stride + row))
+        return Board(
+            self.width, height, (mine, stones[1]) if player == 0 else (stones[0], mine),
+            heights[:column] + (row + 1,) + heights[column + 1 :], moves + 1,
+            player if _has_four(mine, stride) else None)
 
     def _illegal_reason(self, column: object) -> str:
         """Explain why ``column`` is not a legal move."""
