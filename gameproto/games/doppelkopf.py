@@ -36,7 +36,7 @@ import functools
 import json
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import attrs
 
@@ -529,8 +529,12 @@ def trumpColor(gameType: str) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=1024)
 def ruleAllows(rules: Rules, gameType: str) -> bool:
-    """Whether the rules allow a reserved game type (FREEDOKO Rule::operator()(GameType))."""
+    """
+    Whether the rules allow a reserved game type (FREEDOKO Rule::operator()(GameType)),
+    asked once for the same rules and type (rules never change).
+    """
     if gameType in SOLO_RULES:
         return rules.flag("solo") and rules.flag(SOLO_RULES[gameType])
     return {
@@ -1394,16 +1398,18 @@ class DoppelkopfGame:
         Swines announced in the play (under ``swines announcement begin``
         never, but before the first card with L{swinesAtStart}).
         """
+        if not self._announcedInTime("swines announcement begin"):
+            return False
         color = trumpColor(self.gameType)
-        return (self._announcedInTime("swines announcement begin")
-                and not self.rules.flag("swine only second") and self._swinesAllowed()
+        return (not self.rules.flag("swine only second") and self._swinesAllowed()
                 and color is not None and self.swinesOwner != seat
                 and self.hands[seat].count(f"{color} ace") == 2)
 
     def hyperswinesValid(self, seat: Seat) -> bool:
+        if not self._announcedInTime("hyperswines announcement begin"):
+            return False
         color = trumpColor(self.gameType)
-        if (color is None or not self._announcedInTime("hyperswines announcement begin")
-                or not self._hyperswinesAllowed()):
+        if color is None or not self._hyperswinesAllowed():
             return False
         card = f"{color} nine" if self.rules.flag("with nines") else f"{color} king"
         return (self.hyperswinesOwner != seat and self.swinesOwner is not None
@@ -1922,9 +1928,143 @@ class DoppelkopfView:
 
     @property
     def order(self) -> CardOrder:
-        gameType = self.gameType or NORMAL
-        return CardOrder.of(gameType, self.rules, self.swinesOwner is not None,
-                            self.hyperswinesOwner is not None)
+        return _viewOrder(self.gameType, self.rules, self.swinesOwner, self.hyperswinesOwner)
+
+
+def _viewOrder(gameType: str | None, rules: Rules, swinesOwner: Seat | None,
+               hyperswinesOwner: Seat | None) -> CardOrder:
+    """The card order a seat knows: of the game type it is shown (normal before one is)."""
+    return CardOrder.of(gameType or NORMAL, rules, swinesOwner is not None,
+                        hyperswinesOwner is not None)
+
+
+class BotView(Protocol):
+    """What L{doppelkopfBot} reads of a seat's view: a L{DoppelkopfView} or a L{SeatView}."""
+
+    @property
+    def seat(self) -> Seat: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def turn(self) -> Seat | None: ...
+    @property
+    def hand(self) -> tuple[str, ...]: ...
+    @property
+    def legalCards(self) -> tuple[str, ...]: ...
+    @property
+    def gameType(self) -> str | None: ...
+    @property
+    def teams(self) -> tuple[str | None, ...]: ...
+    @property
+    def trick(self) -> Sequence[str]: ...
+    @property
+    def leader(self) -> Seat: ...
+    @property
+    def tricksPlayed(self) -> int: ...
+    @property
+    def trickPoints(self) -> tuple[int, ...]: ...
+    @property
+    def validAnnouncements(self) -> tuple[str, ...]: ...
+    @property
+    def povertyCount(self) -> int: ...
+    @property
+    def playedCards(self) -> tuple[str, ...]: ...
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def order(self) -> CardOrder: ...
+
+
+_UNSET: Any = object()
+
+
+class SeatView:
+    """
+    A seat's L{DoppelkopfView} for the bot, read from the party only as the
+    bot asks (a card's decision reads a few of the view's fields): each field
+    is what L{DoppelkopfParty.view} gives, from the same methods.  Valid
+    until the party moves on; never shown to anybody (the page, the JSON
+    protocol and the records take the full view).
+    """
+
+    __slots__ = ("_party", "_game", "seat", "rules", "phase", "turn", "_hand", "_teams",
+                 "_gameType", "_order", "_trick", "_played")
+
+    def __init__(self, party: DoppelkopfParty, seat: Seat) -> None:
+        self._party = party
+        game = self._game = party.game
+        self.seat = seat
+        self.rules = party.rules
+        self.phase = party.phase
+        self.turn: Seat | None = None if party.over else game.turn
+        self._hand: tuple[str, ...] = _UNSET
+        self._teams: tuple[str | None, ...] = _UNSET
+        self._gameType: str | None = _UNSET
+        self._order: CardOrder = _UNSET
+        self._trick: tuple[str, ...] = _UNSET
+        self._played: tuple[str, ...] = _UNSET
+
+    @property
+    def hand(self) -> tuple[str, ...]:
+        if self._hand is _UNSET:
+            self._hand = tuple(self._party._sorted(self.seat))
+        return self._hand
+
+    @property
+    def legalCards(self) -> tuple[str, ...]:
+        return self._party.legalCardsFor(self.seat)
+
+    @property
+    def gameType(self) -> str | None:
+        if self._gameType is _UNSET:
+            self._gameType = self._party._shownGameType(self.seat)[0]
+        return self._gameType
+
+    @property
+    def teams(self) -> tuple[str | None, ...]:
+        if self._teams is _UNSET:
+            self._teams = self._party.knownTeams(self.seat)
+        return self._teams
+
+    @property
+    def trick(self) -> Sequence[str]:
+        if self._trick is _UNSET:
+            self._trick = tuple(self._game.trick)
+        return self._trick
+
+    @property
+    def leader(self) -> Seat:
+        return self._game.leader
+
+    @property
+    def tricksPlayed(self) -> int:
+        return len(self._game.tricks)
+
+    @property
+    def trickPoints(self) -> tuple[int, ...]:
+        return self._party._viewParts()[1]
+
+    @property
+    def validAnnouncements(self) -> tuple[str, ...]:
+        return self._party._shownAnnouncements(self.seat)
+
+    @property
+    def povertyCount(self) -> int:
+        return len(self._game.povertyCards)
+
+    @property
+    def playedCards(self) -> tuple[str, ...]:
+        if self._played is _UNSET:
+            self._played = self._party._viewParts()[0]
+        return self._played
+
+    @property
+    def order(self) -> CardOrder:
+        if self._order is _UNSET:
+            game = self._game
+            self._order = _viewOrder(self.gameType, self.rules, game.swinesOwner,
+                                     game.hyperswinesOwner)
+        return self._order
 
 
 WIDTH, HEIGHT = 600, 720
@@ -1970,6 +2110,10 @@ def _handPlaces(count: int) -> tuple[Zone, ...]:
 
 _HAND_PLACES = tuple(_handPlaces(count) for count in range(25))
 """The places of hands of 0..24 cards, made once (zones are frozen)."""
+
+
+_PLAY_REQUESTS: dict[tuple[Seat, int, tuple[int, ...] | None, int], RequestedAction] = {}
+"""L{DoppelkopfParty._playRequest}'s requests, by seat, hand size, lit places and buttons."""
 
 
 class DoppelkopfParty:
@@ -2018,10 +2162,10 @@ class DoppelkopfParty:
         self.over = False
         self._events: list[Event] = [Event("party start", {
             "startplayer": self.firstStartplayer, "rounds": self.rounds})]
-        self._announcementCache: tuple[tuple[Any, ...], tuple[int, ...]] | None = None
         self._stamp = 0
         self._hands: dict[Seat, tuple[tuple[int, ...], list[str]]] = {}
         self._viewCache: tuple[Any, ...] | None = None
+        self._queens: tuple[DoppelkopfGame, int, frozenset[Seat]] | None = None
         """What L{_viewParts} made last: for which game and tricks, and for which summary."""
         self._newGame()
         self._lastEvents = tuple(self._events)
@@ -2099,12 +2243,16 @@ class DoppelkopfParty:
 
     def _sortedHand(self, seat: Seat) -> list[str]:
         """``seat``'s hand in the game's card order, sorted once a step."""
+        return list(self._sorted(seat))
+
+    def _sorted(self, seat: Seat) -> list[str]:
+        """L{_sortedHand} itself, kept for the step: read it, do not change it."""
         hand = self.game.hands[seat]
         key = (self._stamp, seat, id(hand), len(hand))
         cached = self._hands.get(seat)
         if cached is None or cached[0] != key:
             cached = self._hands[seat] = (key, sortHand(self.game.order, hand))
-        return list(cached[1])
+        return cached[1]
 
     def _handZones(self, seat: Seat) -> list[tuple[Zone, str]]:
         """Each card of ``seat``'s hand, sorted, with its place on the display."""
@@ -2127,30 +2275,7 @@ class DoppelkopfParty:
         phase = game.phase
         if phase == RESERVING:
             hand = game.hands[seat]
-            offered = [Reservation()]
-            if (rules.flag("swines") and rules.flag("swines announcement begin")
-                    and hand.count("diamond ace") == 2):
-                offered.append(Reservation(NORMAL, None, True))
-            if hand.count(CLUB_QUEEN) == 2:
-                selectors = [x for x in SELECTORS if rules.flag(SELECTOR_RULES[x])]
-                if selectors:
-                    offered.append(Reservation(MARRIAGE, selectors[0]))
-            if hasPoverty(hand, rules):
-                offered.append(Reservation(POVERTY))
-            for kind, value, rule, least in (
-                    (THROWN_NINES, ("nine",), "min number of throwing nines", 5),
-                    (THROWN_KINGS, ("king",), "min number of throwing kings", 5),
-                    (THROWN_NINES_AND_KINGS, ("nine", "king"),
-                     "min number of throwing nines and kings", 7)):
-                if (ruleAllows(rules, kind)
-                        and sum(valueOf(c) in value for c in hand) >= rules.number(rule, least)):
-                    offered.append(Reservation(kind))
-            # a color solo with both its aces: with swines, announced as it starts
-            begin = rules.flag("swines announcement begin")
-            offered += [Reservation(solo, None, begin and solo in COLOR_SOLI
-                                    and swinesPossible([c for c in hand if c.startswith(
-                                        solo.split(" ")[1] + " ")], rules))
-                        for solo in REAL_SOLI if ruleAllows(rules, solo)]
+            offered = self._reservationsOffered(seat)
             first: tuple[str, JSON] = ("\u2605", None)
             if suggest:
                 suggested = botReservation(hand, rules)
@@ -2161,7 +2286,7 @@ class DoppelkopfParty:
             return [("take it", {"poverty accepted": True}),
                     ("refuse", {"poverty accepted": False})]
         if phase in (POVERTY_SHIFT, POVERTY_RETURN):
-            return [("suggested", doppelkopfBot(self.view(seat), seat) if suggest else None)]
+            return [("suggested", self.botAction(seat) if suggest else None)]
         if phase != PLAYING:
             return []
         team = game.teams[seat]
@@ -2175,6 +2300,41 @@ class DoppelkopfParty:
             found.append(("hyperswines", {"hyperswines": True}))
         return found
 
+    def _reservationsOffered(self, seat: Seat, counting: bool = False) -> list[Reservation]:
+        """
+        The reservations ``seat``'s hand allows, in the order of its buttons
+        (after the bot's suggestion): normal, normal with swines, marriage,
+        poverty, the throws, the soli.  ``counting``: only their number is
+        wanted, so whether a color solo comes with swines is not asked.
+        """
+        rules = self.rules
+        hand = self.game.hands[seat]
+        offered = [Reservation()]
+        if (rules.flag("swines") and rules.flag("swines announcement begin")
+                and hand.count("diamond ace") == 2):
+            offered.append(Reservation(NORMAL, None, True))
+        if hand.count(CLUB_QUEEN) == 2:
+            selectors = [x for x in SELECTORS if rules.flag(SELECTOR_RULES[x])]
+            if selectors:
+                offered.append(Reservation(MARRIAGE, selectors[0]))
+        if hasPoverty(hand, rules):
+            offered.append(Reservation(POVERTY))
+        for kind, value, rule, least in (
+                (THROWN_NINES, ("nine",), "min number of throwing nines", 5),
+                (THROWN_KINGS, ("king",), "min number of throwing kings", 5),
+                (THROWN_NINES_AND_KINGS, ("nine", "king"),
+                 "min number of throwing nines and kings", 7)):
+            if (ruleAllows(rules, kind)
+                    and sum(valueOf(c) in value for c in hand) >= rules.number(rule, least)):
+                offered.append(Reservation(kind))
+        # a color solo with both its aces: with swines, announced as it starts
+        begin = not counting and rules.flag("swines announcement begin")
+        offered += [Reservation(solo, None, begin and solo in COLOR_SOLI
+                                and swinesPossible([c for c in hand if c.startswith(
+                                    solo.split(" ")[1] + " ")], rules))
+                    for solo in REAL_SOLI if ruleAllows(rules, solo)]
+        return offered
+
     def _buttonCount(self, seat: Seat) -> int:
         """``len(self.choices(seat))``, cheaply: the requests of every step want it."""
         game = self.game
@@ -2186,23 +2346,12 @@ class DoppelkopfParty:
             return 2
         if phase in (POVERTY_SHIFT, POVERTY_RETURN):
             return 1
+        if phase == RESERVING and not self.over and seat == game.turn:
+            return 1 + len(self._reservationsOffered(seat, counting=True))
         return len(self.choices(seat, suggest=False))
 
     def _validAnnouncements(self, seat: Seat) -> tuple[int, ...]:
-        """
-        ``game.validAnnouncements(seat)``, kept while nothing it reads
-        changes: the requests and the view of one step both ask for it.
-        """
-        game = self.game
-        if game.phase != PLAYING or game.teams[seat] is None:
-            return ()
-        key = (id(game), seat, len(game.tricks), len(game.hands[seat]), game.gameType,
-               game.selector, game.determination, tuple(game.teams),
-               tuple(len(a) for a in game.announcements))
-        cached = self._announcementCache
-        if cached is None or cached[0] != key:
-            cached = self._announcementCache = (key, game.validAnnouncements(seat))
-        return cached[1]
+        return self.game.validAnnouncements(seat)
 
     def _pick(self, seat: Seat, count: int) -> Pick:
         places = self._handZones(seat)
@@ -2214,11 +2363,7 @@ class DoppelkopfParty:
         phase = self.game.phase
         buttons = _buttonZones(self._buttonCount(seat))
         if phase == PLAYING:
-            legal = set(self.legalCardsFor(seat))
-            zones = tuple(z for z, c in self._handZones(seat) if c in legal)
-            return (RequestedAction(seat, "CLICK", zones=zones + buttons, buttons=("LEFT",),
-                                    prompt="click a lit card to play it" + (
-                                        ", or a button to announce" if buttons else "")),)
+            return (self._playRequest(seat, len(buttons)),)
         if phase == RESERVING:
             return (RequestedAction(seat, "CLICK", zones=buttons, buttons=("LEFT",),
                                     prompt="click your reservation"),
@@ -2238,6 +2383,31 @@ class DoppelkopfParty:
                                 prompt="use the suggested cards"),
                 RequestedAction(seat, "TEXT", regex=CARDS_REGEX, max_length=200,
                                 pick=self._pick(seat, count), prompt=what))
+
+    def _playRequest(self, seat: Seat, buttons: int) -> RequestedAction:
+        """
+        The card to play (its lit cards, in the sorted hand) with ``buttons``
+        buttons: the same few requests come again and again (all cards lit,
+        or one suit's block), so each is made once and kept (it is frozen).
+        """
+        hand = self._sorted(seat)
+        legal = self.legalCardsFor(seat)
+        lit: tuple[int, ...] | None = None
+        if len(legal) != len(hand):
+            allowed = set(legal)
+            lit = tuple([i for i, c in enumerate(hand) if c in allowed])
+        key = (seat, len(hand), lit, buttons)
+        request = _PLAY_REQUESTS.get(key)
+        if request is None:
+            places = handPlaces(len(hand))
+            zones = places if lit is None else tuple(places[i] for i in lit)
+            if len(_PLAY_REQUESTS) >= 4096:
+                _PLAY_REQUESTS.clear()
+            request = _PLAY_REQUESTS[key] = RequestedAction(
+                seat, "CLICK", zones=zones + _buttonZones(buttons), buttons=("LEFT",),
+                prompt="click a lit card to play it" + (
+                    ", or a button to announce" if buttons else ""))
+        return request
 
     def _requested(self) -> tuple[RequestedAction, ...]:
         if self.over or self.game.turn is None:
@@ -2383,8 +2553,7 @@ class DoppelkopfParty:
         if game.phase == FINISHED or (game.gameType != NORMAL and not silent) or (
                 silent and seat == game.soloplayer):
             return tuple(game.teams)
-        shown = {t.seatOf(i) for t in game.tricks for i, c in enumerate(t.cards)
-                 if c == CLUB_QUEEN}
+        shown = set(self._queensShown())
         shown |= {(game.leader + i) % PLAYERS for i, c in enumerate(game.trick)
                   if c == CLUB_QUEEN}
         shown |= {s for s in range(PLAYERS) if game.announcements[s]}
@@ -2396,6 +2565,16 @@ class DoppelkopfParty:
                 if teams.count(team) == 2:
                     teams = [t if t is not None else _opposite(team) for t in teams]
         return tuple(teams)
+
+    def _queensShown(self) -> frozenset[Seat]:
+        """The seats that played a club queen in the full tricks, found again once a trick."""
+        game = self.game
+        cached = self._queens
+        if cached is None or cached[0] is not game or cached[1] != len(game.tricks):
+            cached = self._queens = (game, len(game.tricks), frozenset(
+                t.seatOf(i) for t in game.tricks for i, c in enumerate(t.cards)
+                if c == CLUB_QUEEN))
+        return cached[2]
 
     def _shownGameType(self, seat: Seat | None) -> tuple[str | None, Seat | None]:
         """The game type and soloplayer ``seat`` may know (a silent marriage is secret)."""
@@ -2428,12 +2607,23 @@ class DoppelkopfParty:
             tricksPlayed=len(game.tricks),
             trickPoints=trickPoints,
             announcements=tuple(ANNOUNCEMENTS[game.seatAnnouncement(s)] for s in range(PLAYERS)),
-            validAnnouncements=tuple(ANNOUNCEMENTS[a] for a in self._validAnnouncements(seat)),
+            validAnnouncements=self._shownAnnouncements(seat),
             swinesOwner=game.swinesOwner, hyperswinesOwner=game.hyperswinesOwner,
             povertyCount=len(game.povertyCards), povertyCards=poverty,
             playedCards=played, totals=tuple(self.totals),
             lastSummary=summary, rules=self.rules,
         )
+
+    def _shownAnnouncements(self, seat: Seat) -> tuple[str, ...]:
+        """The view's ``validAnnouncements``: what ``seat`` may announce now, by name."""
+        return tuple(ANNOUNCEMENTS[a] for a in self._validAnnouncements(seat))
+
+    def botAction(self, seat: Seat) -> JSON:
+        """
+        ``doppelkopfBot(self.view(seat), seat)``, the view read only as far
+        as the bot reads it (L{SeatView}): the same action, cheaper.
+        """
+        return doppelkopfBot(SeatView(self, seat), seat)
 
     def _viewParts(self) -> tuple[tuple[str, ...], tuple[int, ...], dict[str, JSON] | None]:
         """
@@ -3007,9 +3197,11 @@ def botPovertyReturn(hand: Sequence[str], count: int, rules: Rules) -> list[str]
 
 
 def _lowest(order: CardOrder, cards: Sequence[str]) -> str:
+    rank, points = order.rank, _POINTS_OF
+
     def cost(c: str) -> tuple[int, int, int]:
-        trump = order.rank.get(c, -1)
-        return (1 if trump >= 0 else 0, cardPoints(c), trump)
+        trump = rank.get(c, -1)
+        return (1 if trump >= 0 else 0, points[c], trump)
     return min(cards, key=cost)
 
 
@@ -3021,45 +3213,49 @@ def _highest(order: CardOrder, cards: Sequence[str]) -> str:
     return best
 
 
-def botCard(view: DoppelkopfView) -> str:
+def botCard(view: BotView) -> str:
     """A legal card: win a trick cheaply, load a partner's trick, lead aces and low trumps."""
-    legal = list(view.legalCards)
-    order = view.order
+    legal = view.legalCards
     if len(legal) == 1:
         return legal[0]
+    order = view.order
+    rank, values, points = order.rank, _VALUE_OF, _POINTS_OF
     me = view.teams[view.seat]
-    last = len(view.hand) == 1
-    if not view.trick:
-        aces = [c for c in legal if valueOf(c) == "ace" and not order.isTrump(c)
-                and view.playedCards.count(c) == 0]
+    trick = view.trick
+    if not trick:
+        aces = [c for c in legal if values[c] == "ace" and c not in rank]
         if aces:
-            return aces[0]
-        plain = [c for c in legal if not order.isTrump(c)]
+            played = view.playedCards
+            aces = [c for c in aces if played.count(c) == 0]
+            if aces:
+                return aces[0]
+        plain = [c for c in legal if c not in rank]
         if me == RE and len(plain) < len(legal):
-            trumps = [c for c in legal if order.isTrump(c)]
+            trumps = [c for c in legal if c in rank]
             return _lowest(order, trumps) if len(trumps) < 4 else _highest(order, trumps)
         return _lowest(order, plain or legal)
-    w = trickWinner(order, view.trick, last)
+    last = len(view.hand) == 1
+    w = trickWinner(order, trick, last)
     winner = (view.leader + w) % PLAYERS
-    winning = view.trick[w]
+    winning = trick[w]
     partner = me is not None and view.teams[winner] == me and winner != view.seat
-    lastToPlay = len(view.trick) == PLAYERS - 1
-    if partner and (lastToPlay or valueOf(winning) == "queen" or winning == DOLLE):
-        return max(legal, key=lambda c: (cardPoints(c) if not (
-            order.isTrump(c) and valueOf(c) in ("queen", "jack")) else -1, c))
+    lastToPlay = len(trick) == PLAYERS - 1
+    if partner and (lastToPlay or values[winning] == "queen" or winning == DOLLE):
+        return max(legal, key=lambda c: (points[c] if not (
+            c in rank and values[c] in ("queen", "jack")) else -1, c))
     beating = [c for c in legal if order.less(winning, c, last)]
-    points = countPoints(view.trick)
-    if beating and (points >= 10 or lastToPlay or not partner):
+    total = countPoints(trick)
+    if beating and (total >= 10 or lastToPlay or not partner):
         if lastToPlay:
-            return min(beating, key=lambda c: (order.rank.get(c, -1), -cardPoints(c)))
-        return _highest(order, beating) if points >= 14 else min(
-            beating, key=lambda c: (order.rank.get(c, -1), cardPoints(c)))
+            return min(beating, key=lambda c: (rank.get(c, -1), -points[c]))
+        return _highest(order, beating) if total >= 14 else min(
+            beating, key=lambda c: (rank.get(c, -1), points[c]))
     return _lowest(order, legal)
 
 
-def botAnnouncement(view: DoppelkopfView) -> str | None:
+def botAnnouncement(view: BotView) -> str | None:
     """Re or contra with a strong hand, early."""
-    if "no 120" not in view.validAnnouncements or view.tricksPlayed > 1:
+    if view.tricksPlayed > 1 or "no 120" not in view.validAnnouncements:
         return None
     order = view.order
     trumps, high = _trumpStrength(order, view.hand)
@@ -3069,7 +3265,7 @@ def botAnnouncement(view: DoppelkopfView) -> str | None:
     return None
 
 
-def botGenscher(view: DoppelkopfView, card: str) -> Seat | None:
+def botGenscher(view: BotView, card: str) -> Seat | None:
     """
     The partner the bot names with ``card`` (None: no genscher), when the
     rule ``genscher`` lets that card, the first of both trump kings, choose
@@ -3092,7 +3288,7 @@ def botGenscher(view: DoppelkopfView, card: str) -> Seat | None:
     return best if points[me] + points[best] > 120 else None
 
 
-def doppelkopfBot(view: DoppelkopfView, seat: Seat) -> JSON:
+def doppelkopfBot(view: BotView, seat: Seat) -> JSON:
     """The engine's bot: reservations and announcements from hand strength, legal sensible cards."""
     rules = view.rules
     if view.phase == RESERVING:
