@@ -248,34 +248,44 @@ def _legal(cards: Sequence[int], played: Sequence[int]) -> tuple[int, ...]:
     """
     L{legalCards} for a hand already sorted, of cards 0..77 (the engine's
     own), by slices of the sorted hand: a suit, the trumps and the trumps
-    above a given one are each one run of it.
+    above a given one are each one run of it (L{_legalRun}).
+    """
+    start, stop, excuse = _legalRun(cards, played)
+    if excuse:
+        return tuple(cards[start:stop]) + (EXCUSE,)
+    return tuple(cards[start:stop])
+
+
+def _legalRun(cards: Sequence[int], played: Sequence[int]) -> tuple[int, int, bool]:
+    """
+    The legal cards of the sorted hand ``cards`` on the trick ``played``,
+    as ``(start, stop, excuse)``: ``cards[start:stop]``, then the excuse
+    (the hand's last card) when ``excuse``.
     """
     suit = None
     for card in played:
         if card != EXCUSE:
             suit = _SUIT[card]
             break
+    count = len(cards)
     if suit is None:
-        return tuple(cards)
-    excuse = bool(cards) and cards[-1] == EXCUSE
+        return 0, count, False
+    excuse = count > 0 and cards[-1] == EXCUSE
     if suit != TRUMPS:
         low = bisect_left(cards, 14 * suit)
         high = bisect_left(cards, 14 * suit + 14, low)
         if low < high:
-            following = list(cards[low:high])
-            if excuse:
-                following.append(EXCUSE)
-            return tuple(following)
+            return low, high, excuse
     low = bisect_left(cards, PETIT)
     high = bisect_left(cards, EXCUSE, low)
     if low == high:
-        return tuple(cards)
-    highest = max((c for c in played if PETIT <= c <= MONDE), default=-1)
+        return 0, count, False
+    highest = -1  # the highest trump played
+    for card in played:
+        if PETIT <= card <= MONDE and card > highest:
+            highest = card
     above = bisect_right(cards, highest, low, high)
-    allowed = list(cards[above:high] if above < high else cards[low:high])
-    if excuse:
-        allowed.append(EXCUSE)
-    return tuple(allowed)
+    return (above if above < high else low), high, excuse
 
 
 def trickWinner(played: Sequence[int]) -> int:
@@ -414,7 +424,7 @@ def hasPetitSec(hand: Iterable[int]) -> bool:
 NOBODY = -1
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class TarotView:
     """
     What one seat may know: never another seat's hand, nor the chien or the
@@ -436,6 +446,10 @@ class TarotView:
       player), None in the ``end`` and ``over`` phases.
     - ``legalCards``: only for the seat to play.
     - ``lastScore``: the last ``score`` event's data, or None.
+
+    Not slotted: attrs writes a frozen class's fields into its instance
+    dict directly, twice as fast as through slots, and the engine makes a
+    view on every step.
     """
 
     seat: Seat
@@ -472,6 +486,11 @@ PARAMETERS: tuple[Parameter, ...] = (
 )
 
 BIDDING, DISCARD, PLAY, END, OVER = "bidding", "discard", "play", "end", "over"
+_ENDED = frozenset({END, OVER})
+_ASKING = frozenset({BIDDING, DISCARD, PLAY})
+"""The phases in which one seat's action is awaited."""
+_CHIEN_SHOWN = frozenset({PETITE, GARDE, PASS})
+"""The contracts under which the chien is shown (PASS: a deal not played)."""
 _KINDS = {BIDDING: "bid", DISCARD: "discard", PLAY: "card", END: "replay"}
 _DOING = {BIDDING: "Not now: it is time to bid.", DISCARD: "Not now: the taker discards.",
           PLAY: "Not now: it is time to play a card.",
@@ -530,12 +549,14 @@ _BID_ZONES = _buttonZones(GARDE_CONTRE + 1)
 _LEFT = ("LEFT",)
 _BID_REQUESTS: dict[tuple[Seat, int], RequestedAction] = {}
 """A bidder's request, by seat and the highest bid so far (filled as met)."""
-_CARD_REQUESTS: dict[tuple[Seat, int, int, int, bool], RequestedAction] = {}
+_CARD_REQUESTS: dict[tuple[Seat, int, int, int, bool], tuple[RequestedAction]] = {}
 """
-A card player's request whose lit cards are a run of its hand (maybe with
-the excuse): by seat, hand size, the run's start and length, and whether
+A card player's request (its lit cards a run of its sorted hand, maybe
+then the excuse): by seat, hand size, the run's start and stop, and whether
 the excuse follows (filled as met: at most 4 x 25 x 25 x 25 x 2).
 """
+_Playable = tuple[tuple[int, ...], tuple[int, ...], int, int, bool]
+"""A seat's sorted hand, its legal cards, and L{_legalRun}'s start, stop and excuse."""
 _REPLAY_REQUESTS = tuple(
     RequestedAction(seat, "CLICK", zones=_buttonZones(2), buttons=_LEFT,
                     prompt="play another deal, or stop")
@@ -583,9 +604,8 @@ class TarotGame:
         """Counts the steps: what is cached below holds for one step only."""
         self._hands: list[tuple[int, set[int], int, tuple[int, ...]] | None] = [None] * PLAYERS
         """By seat: (step, its hand set, the set's size, the hand sorted)."""
-        self._legalCache: tuple[tuple[int, Seat, set[int], int, list[int], int],
-                                tuple[int, ...]] | None = None
-        """((step, seat, its hand set, the set's size, the trick's list, its size), legal cards)."""
+        self._legalCache: tuple[int, Seat, set[int], int, list[int], int, _Playable] | None = None
+        """(step, seat, its hand set, the set's size, the trick's list, its size, what it may play)."""
         self._shown: tuple[tuple[int, ...] | None, tuple[int, ...]] = (None, ())
         self._scoreCopy: tuple[dict[str, JSON] | None, dict[str, JSON]] = (None, {})
         """The last score the views were given, and their copy of it."""
@@ -798,7 +818,8 @@ class TarotGame:
     def waitingFor(self) -> tuple[Seat, ...]:
         """The seats whose action is awaited."""
         if self.phase == END:
-            return tuple(s for s in range(PLAYERS) if self.replayAnswers[s] is None)
+            answers = self.replayAnswers
+            return tuple([s for s in _SEATS if answers[s] is None])
         if self.phase == OVER or self.turn is None:
             return ()
         return (self.turn,)
@@ -807,18 +828,35 @@ class TarotGame:
         """The cards ``seat`` may play now (empty when it is not its turn)."""
         if self.phase != PLAY or seat != self.turn:
             return ()
-        # Asked three times a card (the request's zones, the seat's view,
-        # the check of its card): computed once a step.
+        return self._playable(seat)[1]
+
+    def _playable(self, seat: Seat) -> _Playable:
+        """
+        For the seat to play: its hand sorted, its legal cards, and where
+        they are in the hand (L{_legalRun}'s start, stop and excuse).
+        Asked three times a card (the request's zones, the seat's view, the
+        check of its card): computed once a step.
+        """
         hand, played = self.hands[seat], self.played
         # the same step, seat, hand and trick (the same objects: held here,
         # so never another's; and sizes: tests change them in place)
-        key = (self._stamp, seat, hand, len(hand), played, len(played))
         cached = self._legalCache
-        if cached is not None and cached[0] == key:
-            return cached[1]
-        legal = _legal(self._sortedHand(seat), played)
-        self._legalCache = (key, legal)
-        return legal
+        if (cached is not None and cached[0] == self._stamp and cached[1] == seat
+                and cached[2] is hand and cached[3] == len(hand) and cached[4] is played
+                and cached[5] == len(played)):
+            return cached[6]
+        sortedHand = self._hands[seat]  # as _sortedHand
+        if (sortedHand is not None and sortedHand[0] == self._stamp and sortedHand[1] is hand
+                and sortedHand[2] == len(hand)):
+            cards = sortedHand[3]
+        else:
+            cards = tuple(sorted(hand))
+            self._hands[seat] = (self._stamp, hand, len(hand), cards)
+        start, stop, excuse = _legalRun(cards, played)
+        legal = cards[start:stop] + (EXCUSE,) if excuse else cards[start:stop]
+        playable = (cards, legal, start, stop, excuse)
+        self._legalCache = (self._stamp, seat, hand, len(hand), played, len(played), playable)
+        return playable
 
     def _sortedHand(self, seat: Seat) -> tuple[int, ...]:
         """``tuple(sorted(self.hands[seat]))``, sorted once a step."""
@@ -872,37 +910,45 @@ class TarotGame:
                                 prompt="pick the six cards to discard, then confirm"),
             )
         if self.phase == PLAY:
-            legal = self.legalCardsFor(seat)
-            hand = self._sortedHand(seat)  # sorted for legalCardsFor: kept for this step
-            count = len(hand)
-            if count < len(_HAND_ZONES) and legal:
-                # legal: some of hand, in the same order; most often a run of
-                # it, then maybe the excuse (the highest card: the hand's last)
-                low = bisect_left(hand, legal[0])
-                run = len(legal) - (legal[-1] == EXCUSE and len(legal) > 1)
-                if hand[low:low + run] == legal[:run] and (run == len(legal) or low + run < count):
-                    lit = (seat, count, low, run, run < len(legal))
-                    request = _CARD_REQUESTS.get(lit)
-                    if request is None:
-                        zones = _HAND_ZONES[count][low:low + run]
-                        if run < len(legal):
-                            zones += (_HAND_ZONES[count][-1],)
-                        request = _CARD_REQUESTS[lit] = RequestedAction(
-                            seat, "CLICK", zones=zones, buttons=_LEFT,
-                            prompt="click a lit card to play it")
-                    return (request,)
-            if count < len(_HAND_ZONES):
-                zones = _HAND_ZONES[count]
-                if len(legal) != count:
-                    zones = tuple([zone for zone, c in zip(zones, hand) if c in legal])
-            else:
-                zones = self._handZones(seat, legal)
-            return (RequestedAction(seat, "CLICK", zones=zones, buttons=_LEFT,
-                                    prompt="click a lit card to play it"),)
+            if seat != self.turn:
+                return self._playRequest(seat, self._sortedHand(seat), ())
+            return self._cardRequest(seat)
         if 0 <= seat < PLAYERS:
             return (_REPLAY_REQUESTS[seat],)
         return (RequestedAction(seat, "CLICK", zones=_buttonZones(2), buttons=("LEFT",),
                                 prompt="play another deal, or stop"),)
+
+    def _cardRequest(self, seat: Seat) -> tuple[RequestedAction, ...]:
+        """What the seat to play is asked."""
+        # the legal cards: a run of the sorted hand, then maybe the excuse
+        # (the highest card: the hand's last)
+        cards, legal, start, stop, excuse = self._playable(seat)
+        count = len(cards)
+        if count < len(_HAND_ZONES):
+            lit = (seat, count, start, stop, excuse)
+            request = _CARD_REQUESTS.get(lit)
+            if request is None:
+                zones = _HAND_ZONES[count][start:stop]
+                if excuse:
+                    zones += (_HAND_ZONES[count][-1],)
+                request = _CARD_REQUESTS[lit] = (RequestedAction(
+                    seat, "CLICK", zones=zones, buttons=_LEFT,
+                    prompt="click a lit card to play it"),)
+            return request
+        return self._playRequest(seat, cards, legal)
+
+    def _playRequest(self, seat: Seat, cards: tuple[int, ...],
+                     legal: tuple[int, ...]) -> tuple[RequestedAction, ...]:
+        """A card player's request, its zones made from its sorted hand ``cards``."""
+        count = len(cards)
+        if count < len(_HAND_ZONES):
+            zones = _HAND_ZONES[count]
+            if len(legal) != count:
+                zones = tuple([zone for zone, c in zip(zones, cards) if c in legal])
+        else:
+            zones = self._handZones(seat, legal)
+        return (RequestedAction(seat, "CLICK", zones=zones, buttons=_LEFT,
+                                prompt="click a lit card to play it"),)
 
     def _requested(self) -> tuple[RequestedAction, ...]:
         waiting = self.waitingFor()
@@ -920,13 +966,19 @@ class TarotGame:
         self._stamp += 1
         self._lastEvents = events = tuple(self._events)
         self._events = []
-        self._lastWords = "; ".join(self._words)
+        words = self._words
+        self._lastWords = text = words[0] if len(words) == 1 else "; ".join(words)
         self._words = []
-        if self.phase == PLAY and self.turn is not None:  # _requested, for one seat
-            requested = self._request(self.turn)
+        phase, turn = self.phase, self.turn
+        if phase == PLAY and turn is not None:  # _requested, for one seat
+            requested = self._cardRequest(turn)
         else:
             requested = self._requested()
-        return Instructions(requested, self._state(), events)
+        if phase == OVER:
+            return Instructions(requested, self._state(), events)
+        # _state, in a deal
+        return Instructions(requested, GameState(tuple(self.totals), False, text=text or None),
+                            events)
 
     # -- the contract ------------------------------------------------------
 
@@ -941,13 +993,13 @@ class TarotGame:
             value = action.get("card", self)
             if (value is not self and self.turn is not None and seat == self.turn
                     and type(value) is int and 0 <= value < len(DECK)
-                    and value in self.legalCardsFor(seat)):
+                    and value in self._playable(seat)[1]):  # legalCardsFor
                 self._play(seat, value)
                 return self._step()
         if phase == OVER or seat not in self.waitingFor():
             why = "The game is over." if phase == OVER else "It is not your turn."
             return Errors((UnexpectedAction(seat, action, text=why),))
-        if not isinstance(action, Mapping) or len(action) != 1:
+        if (type(action) is not dict and not isinstance(action, Mapping)) or len(action) != 1:
             return Errors((BadFormat(),))
         ((kind, value),) = action.items()
         if kind not in _KINDS.values():
@@ -998,9 +1050,9 @@ class TarotGame:
         return self.phase, tuple(self.bids), tuple(self.trick), tuple(self.previousTrick)
 
     def view(self, seat: Seat) -> TarotView:
-        phase, contract, discard = self.phase, self.contract, self.discard
-        ended = phase in (END, OVER)
-        shown = contract in (PETITE, GARDE) or contract == PASS
+        phase, contract, discard, turn = self.phase, self.contract, self.discard, self.turn
+        ended = phase in _ENDED
+        shown = contract in _CHIEN_SHOWN
         shownFrom, shownTrumps = self._shown
         if shownFrom is not discard:
             shownTrumps = tuple(c for c in discard or () if isTrump(c))
@@ -1017,15 +1069,18 @@ class TarotGame:
                         copy[key] = list(value)
                 copied = self._scoreCopy = (score, copy)
             score = copied[1]
+        if phase == PLAY and seat == turn:  # the seat to play: its cards sorted once
+            hand, legal = self._playable(seat)[:2]
+        else:
+            hand, legal = self._sortedHand(seat), ()
         # positional, in the order of TarotView's fields
         return TarotView(
-            seat, phase, self.dealer, self.dealNumber, self._sortedHand(seat),
+            seat, phase, self.dealer, self.dealNumber, hand,
             tuple(self.bids), self.taker, contract,
             self.chien if (shown and phase != BIDDING) or ended else None,
             discard if discard is not None and (seat == self.taker or ended) else None,
             shownTrumps, tuple(self.trick), self.leader, tuple(self.previousTrick),
-            self.turn if phase in (BIDDING, DISCARD, PLAY) else None,
-            self.legalCardsFor(seat) if seat == self.turn else (),
+            turn if phase in _ASKING else None, legal,
             self.tricksPlayed, tuple(self.totals), score, tuple(self.replayAnswers),
         )
 
@@ -1368,22 +1423,21 @@ def handStrength(hand: Iterable[int]) -> int:
     knights 2, jacks 1, and long suits and voids (with trumps) a bonus.
     """
     cards = set(hand)
-    trumps = [c for c in cards if PETIT <= c <= MONDE]  # isTrump
-    n = len(trumps)
-    score = 0
+    n = score = 0
+    length = [0] * len(SUITS)
+    for c in cards:
+        if 0 <= c < PETIT:  # a suit's card: its honour, and its suit's length
+            length[c // 14] += 1
+            score += _HONOURS[c]
+        elif PETIT <= c <= MONDE:  # a trump: 2, 3 from the 16 up
+            n += 1
+            score += 3 if c >= _TRUMP_16 else 2
     if MONDE in cards:
         score += 10
     if EXCUSE in cards:
         score += 8
     if PETIT in cards:
         score += 8 if n >= 6 else 5 if n >= 4 else 1
-    score += sum(2 + (rankOf(c) >= 16) for c in trumps)
-    length = dict.fromkeys(SUITS, 0)
-    for c in cards:
-        suit = _SUIT[c]
-        if suit in length:
-            length[suit] += 1
-            score += _HONOURS[c]
     for suit in SUITS:
         if length[suit] >= 5:
             score += 2 * (length[suit] - 3)
@@ -1457,8 +1511,14 @@ def _beats(card: int, best: int, suit: int | None) -> bool:
     return not isTrump(best) and suitOf(card) == suit and card > best
 
 
+_SEATS = tuple(range(PLAYERS))
 _ORDERS = tuple(tuple((leader + i) % PLAYERS for i in range(PLAYERS)) for leader in range(PLAYERS))
 """The seats in play order, by the trick's leader."""
+_TRUMP_18 = PETIT + 17
+_TRUMP_16 = PETIT + 15
+_LOAD = _CardTable(lambda card: (cardPoints(card), card))
+"""How much a card loads a partner's trick: its points, then the card."""
+_loadOf = _LOAD.__getitem__
 
 
 def botCard(view: TarotView) -> int:
@@ -1468,18 +1528,31 @@ def botCard(view: TarotView) -> int:
         return legal[0]
     seat, hand, trick = view.seat, view.hand, view.trick
     leader = view.leader if view.leader is not None else seat
-    played = [(s, trick[s]) for s in _ORDERS[leader % PLAYERS] if trick[s] != NOBODY]
     amTaker = seat == view.taker
-    plain = [c for c in legal if c != EXCUSE]
-    if EXCUSE in legal and (len(hand) <= 3 or not plain):
+    excuse = EXCUSE in legal
+    plain = [c for c in legal if c != EXCUSE] if excuse else list(legal)
+    if excuse and (len(hand) <= 3 or not plain):
         return EXCUSE  # early-ish, never kept for the last trick
-    if not played:
+    # the trick so far, in play order, read once: how many cards, the suit
+    # led (L{ledSuit}) and who wins it so far (L{trickWinner})
+    count, suit, best, winnerSeat = 0, None, -1, NOBODY
+    for s in _ORDERS[leader % PLAYERS]:
+        card = trick[s]
+        if card == NOBODY:
+            continue
+        count += 1
+        if card == EXCUSE:
+            continue
+        if best < 0:
+            best, winnerSeat, suit = card, s, _SUIT[card]
+        elif PETIT <= card <= MONDE:
+            if not PETIT <= best <= MONDE or card > best:
+                best, winnerSeat = card, s
+        elif not PETIT <= best <= MONDE and _SUIT[card] == suit and card > best:
+            best, winnerSeat = card, s
+    if not count:
         return _lead(plain, hand, amTaker) if plain else EXCUSE
-    cards = [c for _, c in played]
-    suit = ledSuit(cards)
-    index = trickWinner(cards)
-    winnerSeat, best = (played[index] if index >= 0 else (NOBODY, -1))
-    last = len(played) == PLAYERS - 1
+    last = count == PLAYERS - 1
     if best < 0:  # only the excuse was led: the cheapest card
         return min(plain, key=_costOf) if plain else EXCUSE
     # the cards that would beat ``best`` (L{_beats}, the excuse not in plain)
@@ -1488,13 +1561,12 @@ def botCard(view: TarotView) -> int:
     else:
         winners = [c for c in plain if PETIT <= c <= MONDE or (_SUIT[c] == suit and c > best)]
     if (winnerSeat == view.taker) == amTaker:  # a partner wins the trick so far
-        safe = last or best == MONDE or (isTrump(best) and rankOf(best) >= 18)
-        if safe:
-            if PETIT in plain and (PETIT not in winners or last):
+        if last or _TRUMP_18 <= best <= MONDE:  # the 18 to the 21 of trumps
+            if PETIT in plain and (last or PETIT not in winners):
                 return PETIT  # the petit saved on a partner's sure trick
-            nonTrumps = [c for c in plain if not isTrump(c)]
+            nonTrumps = [c for c in plain if not PETIT <= c <= MONDE]
             if nonTrumps:
-                return max(nonTrumps, key=lambda c: (cardPoints(c), c))
+                return max(nonTrumps, key=_loadOf)
         lows = [c for c in plain if c != PETIT] or plain
         return min(lows, key=_costOf)
     if winners:
@@ -1502,17 +1574,17 @@ def botCard(view: TarotView) -> int:
             if PETIT in winners:
                 return PETIT
             return min(winners, key=_costOf)
-        if not isTrump(best) and suit is not None and suit != TRUMPS:
-            kings = [c for c in winners if isKing(c)]
-            if kings:
-                return kings[0]
+        if suit != TRUMPS and best < PETIT:  # not trumped, a suit led
+            for c in winners:
+                if c < PETIT and c % 14 == 13:  # isKing
+                    return c
         withoutPetit = [c for c in winners if c != PETIT]
         if withoutPetit:
-            return (min(withoutPetit, key=_costOf) if not isTrump(min(withoutPetit))
+            return (min(withoutPetit, key=_costOf) if min(withoutPetit) < PETIT
                     else _midTrump(withoutPetit))
     losers = [c for c in plain if c not in winners and c != PETIT] or plain
     choice = min(losers, key=_costOf)
-    if EXCUSE in legal and (choice == PETIT or (not isTrump(choice) and cardPoints(choice) >= 3)):
+    if excuse and (choice == PETIT or (choice < PETIT and _POINTS[choice] >= 3)):
         return EXCUSE  # rather than a face card or the petit lost to the other side
     return choice
 
@@ -1524,18 +1596,18 @@ def _midTrump(trumps: Sequence[int]) -> int:
 
 
 def _lead(plain: Sequence[int], hand: Sequence[int], amTaker: bool) -> int:
-    trumps = [c for c in hand if PETIT <= c <= MONDE]
-    kings = [c for c in plain if c < PETIT and c % 14 == 13]
-    if kings:
-        return kings[0]
-    if amTaker and len(trumps) >= 8:
+    for c in plain:
+        if c < PETIT and c % 14 == 13:  # isKing: the first king
+            return c
+    if amTaker and sum(1 for c in hand if PETIT <= c <= MONDE) >= 8:
         pulling = [c for c in plain if PETIT < c < MONDE]  # trumps, not the petit or 21
         if pulling:
             return max(pulling)
     suits = [c for c in plain if not PETIT <= c <= MONDE]
     if suits:
-        inSuits = [_SUIT[c] for c in hand]
-        length = {s: inSuits.count(s) for s in SUITS}
+        length = [0] * 6  # by suit
+        for c in hand:
+            length[_SUIT[c]] += 1
         return min(suits, key=lambda c: (-length[_SUIT[c]], _COST[c]))
     others = [c for c in plain if c != PETIT] or list(plain)
     return min(others, key=_costOf)
@@ -1548,12 +1620,13 @@ def tarotBot(view: TarotView, seat: Seat) -> JSON:
     wins cheaply, spares big trumps, saves the petit, loads a partner's
     winning trick and plays the excuse before the end.  Replays: always.
     """
-    if view.phase == BIDDING:
-        return {"bid": botBid(view.hand, view.bids)}
-    if view.phase == DISCARD:
-        return {"discard": list(botDiscard(view.hand))}
-    if view.phase == PLAY:
+    phase = view.phase
+    if phase == PLAY:
         return {"card": botCard(view)}
+    if phase == BIDDING:
+        return {"bid": botBid(view.hand, view.bids)}
+    if phase == DISCARD:
+        return {"discard": list(botDiscard(view.hand))}
     return {"replay": True}
 
 

@@ -159,6 +159,11 @@ class TarotPlayer:
     def _emit(self, outputs: Iterable[sequence.Output]) -> None:
         machine = self.machine
         for output in outputs:
+            # a message is sent; a signal moves the machine on (told apart by
+            # type: a message compared with each signal costs more than it)
+            if type(output) is not Signal:
+                self.send(output)  # type: ignore[arg-type]
+                continue
             match output:
                 case Signal.ASK_BID:
                     machine.askBid()
@@ -172,8 +177,6 @@ class TarotPlayer:
                     machine.accepted()
                 case Signal.ENDED:
                     machine.tableEnded()
-                case _:
-                    self.send(output)
 
     # -- ServerCore ----------------------------------------------------------
 
