@@ -89,6 +89,7 @@ class GintMessage:
 
     SIZES: ClassVar[dict[str, int]] = {}
     _layout: ClassVar[tuple[int, struct.Struct] | None] = None
+    _plan: ClassVar[tuple[tuple[str, bool], ...] | None] = None
 
     @classmethod
     def _struct(cls) -> struct.Struct:
@@ -104,10 +105,16 @@ class GintMessage:
         return cls._struct().size // 4
 
     def values(self) -> list[int]:
+        cls = type(self)
+        plan = cls.__dict__.get("_plan")
+        if plan is None:  # read once a class: its fields' names, and which are one gint
+            plan = tuple((field.name, field.metadata["gints"] == 1)
+                         for field in attrs.fields(cls))  # type: ignore[arg-type]
+            cls._plan = plan
         out: list[int] = []
-        for field in attrs.fields(type(self)):  # type: ignore[arg-type]
-            value = getattr(self, field.name)
-            if field.metadata["gints"] == 1 and isinstance(value, int):
+        for name, single in plan:
+            value = getattr(self, name)
+            if single and isinstance(value, int):
                 out.append(value)
             else:
                 out.extend(value)
