@@ -58,6 +58,13 @@ log = Logger(namespace="gameproto.engine.external")
 VALUE_LIMIT = 1 << 20
 """The longest JSON value an engine may write (1 MiB), whitespace around it aside."""
 
+NESTING_LIMIT = 500
+"""
+How deep an engine's arrays and objects may nest.  Python's own limit
+depends on its version (about 1,000 levels in 3.11, 1,500 in 3.12, 10,000
+in 3.13): this one is the same on all of them.
+"""
+
 STDERR_LIMIT = 64 << 10
 """How much of an engine's standard error is kept for the log."""
 
@@ -219,6 +226,7 @@ class JSONValueReader:
         """Whether the bytes held start a value (the whitespace before it dropped)."""
         self._scanned = 0
         self._depth = 0
+        self._deepest = 0
         self._inString = False
         self._bare = False
         """A value that is no object, array or string: it ends where a token does."""
@@ -230,8 +238,9 @@ class JSONValueReader:
     def next(self) -> Value | Malformed | TooLong | NeedMore:
         """
         The next value, taken out; NEED_MORE while it is not all there;
-        L{Malformed} (why) for bytes that are no JSON value, L{TooLong} for
-        one over the limit (the reader is then of no more use).
+        L{Malformed} (why) for bytes that are no JSON value or nest deeper
+        than L{NESTING_LIMIT}, L{TooLong} for one over the limit (the reader
+        is then of no more use).
         """
         if not self._begun and not self._begin():
             return NEED_MORE
@@ -245,6 +254,8 @@ class JSONValueReader:
         chunk = bytes(self._data[:end])
         del self._data[:end]
         self._begun = False
+        if self._deepest > NESTING_LIMIT:
+            return Malformed("nested too deep")
         try:
             return Value(_DECODER.decode(chunk.decode("utf-8")))
         except UnicodeDecodeError:
@@ -263,7 +274,7 @@ class JSONValueReader:
         del self._data[: found.start()]
         first = self._data[0]
         self._begun = True
-        self._depth = 1 if first in b"{[" else 0
+        self._depth = self._deepest = 1 if first in b"{[" else 0
         self._inString = first == 0x22
         self._bare = first not in b'{["'
         self._scanned = 1
@@ -299,6 +310,8 @@ class JSONValueReader:
                     return position
             elif byte in (0x5B, 0x7B):  # [ {
                 self._depth += 1
+                if self._depth > self._deepest:
+                    self._deepest = self._depth
             else:  # ] }
                 self._depth -= 1
                 if self._depth == 0:

@@ -32,6 +32,7 @@ from gameproto.engine.external import (
     ExternalEngine,
     ExternalGame,
     JSONValueReader,
+    NESTING_LIMIT,
     ManifestError,
     Value,
     parseEngineSpec,
@@ -691,6 +692,25 @@ class JSONValueReaderTests(SynchronousTestCase):
             reader = JSONValueReader()
             reader.feed(written)
             self.assertIsInstance(reader.next(), Malformed, repr(written[:20]))
+
+    def test_nestingLimit(self) -> None:
+        """
+        Arrays and objects nested to L{NESTING_LIMIT} are read, one level
+        more is too deep, whatever Python's own limit (which its version
+        sets); the value is taken out and the next one read.
+        """
+        deepest = b'{"a":' * (NESTING_LIMIT - 1) + b"[]" + b"}" * (NESTING_LIMIT - 1)
+        tooDeep = b"[" * (NESTING_LIMIT + 1) + b"]" * (NESTING_LIMIT + 1)
+        reader = JSONValueReader()
+        reader.feed(deepest + tooDeep + b"[1]")
+        read = reader.next()
+        assert isinstance(read, Value), read
+        depth, value = 0, read.data
+        while isinstance(value, dict):
+            depth, value = depth + 1, value["a"]
+        self.assertEqual((depth, value), (NESTING_LIMIT - 1, []))
+        self.assertEqual(reader.next(), Malformed("nested too deep"))
+        self.assertEqual(reader.next(), Value([1]))
 
     def test_tooLong(self) -> None:
         """
