@@ -597,6 +597,8 @@ class CardOrder:
     swines: bool = False
     hyperswines: bool = False
     rank: Mapping[str, int] = attrs.field(init=False, eq=False, repr=False)
+    sortKeys: Mapping[str, tuple[int, int, int]] = attrs.field(init=False, eq=False, repr=False)
+    """Each card's place in L{sortHand}."""
 
     def __attrs_post_init__(self) -> None:
         trumps = _trumpList(self.gameType, self.withNines, self.hasDollen)
@@ -608,6 +610,7 @@ class CardOrder:
             trumps.remove(swine)
             trumps.insert(len(trumps) - (1 if hyper in trumps else 0), swine)
         object.__setattr__(self, "rank", {c: i for i, c in enumerate(trumps)})
+        object.__setattr__(self, "sortKeys", _sortKeys(self))
 
     @classmethod
     def of(cls, gameType: str, rules: Rules, swines: bool = False,
@@ -698,12 +701,11 @@ def legalCards(order: CardOrder, hand: Sequence[str], trick: Sequence[str]) -> t
 
 def sortHand(order: CardOrder, hand: Iterable[str]) -> list[str]:
     """Trumps high to low, then the colors, each high to low."""
-    return sorted(hand, key=_sortKeys(order).__getitem__)
+    return sorted(hand, key=order.sortKeys.__getitem__)
 
 
-@functools.lru_cache(maxsize=512)
 def _sortKeys(order: CardOrder) -> dict[str, tuple[int, int, int]]:
-    """Each card's place in L{sortHand} under ``order``, made once for the order."""
+    """Each card's place in L{sortHand} under ``order`` (made once, as the order is made)."""
     rank = order.rank
     return {card: (0, -rank[card], 0) if card in rank
             else (1, _COLOR_INDEX[_COLOR_OF[card]], -_POINTS_OF[card])
@@ -2340,7 +2342,7 @@ class DoppelkopfParty:
         game = self.game
         phase = game.phase
         if phase == PLAYING:
-            return (min(4, len(self._validAnnouncements(seat))) + game.swinesValid(seat)
+            return (min(4, len(game.validAnnouncements(seat))) + game.swinesValid(seat)
                     + game.hyperswinesValid(seat))
         if phase == POVERTY_ANSWER:
             return 2
@@ -2358,12 +2360,12 @@ class DoppelkopfParty:
         return Pick(tuple(z for z, _ in places), tuple(c for _, c in places), count, ", ")
 
     def _requestFor(self, seat: Seat) -> tuple[RequestedAction, ...]:
-        if seat not in self.waitingFor():
-            return ()
+        if self.over or seat != self.game.turn:
+            return ()  # (not in L{waitingFor})
         phase = self.game.phase
-        buttons = _buttonZones(self._buttonCount(seat))
         if phase == PLAYING:
-            return (self._playRequest(seat, len(buttons)),)
+            return (self._playRequest(seat, self._buttonCount(seat)),)
+        buttons = _buttonZones(self._buttonCount(seat))
         if phase == RESERVING:
             return (RequestedAction(seat, "CLICK", zones=buttons, buttons=("LEFT",),
                                     prompt="click your reservation"),
@@ -2434,7 +2436,7 @@ class DoppelkopfParty:
         if self.over or not isinstance(seat, int) or not 0 <= seat < PLAYERS:
             return Errors((UnexpectedAction(seat if isinstance(seat, int) else 0, action,
                                             text="The party is over." if self.over else None),))
-        if not isinstance(action, Mapping):
+        if type(action) is not dict and not isinstance(action, Mapping):
             return Errors((BadFormat(),))
         genscher: JSON = None
         if len(action) == 2 and "card" in action and "genscher" in action:
@@ -2472,7 +2474,11 @@ class DoppelkopfParty:
         if seat not in self.waitingFor() or _ACTION_PHASES[kind] != game.phase:
             return Errors((UnexpectedAction(seat, action, text=self._notNow(seat)),))
         try:
-            if kind == "reservation":
+            if kind == "card":
+                if not isinstance(value, str) or value not in CARDS:
+                    return Errors((BadFormat(),))
+                game.playCard(seat, value, genscher)
+            elif kind == "reservation":
                 reservation = _reservationFrom(value)
                 if reservation is None:
                     return Errors((BadFormat(),))
@@ -2489,10 +2495,6 @@ class DoppelkopfParty:
                 if not isinstance(value, bool):
                     return Errors((BadFormat(),))
                 game.povertyAnswer(seat, value)
-            else:
-                if not isinstance(value, str) or value not in CARDS:
-                    return Errors((BadFormat(),))
-                game.playCard(seat, value, genscher)
         except IllegalMove as e:
             self._collect()
             return self._wrong(seat, action, self._why(seat, kind, value, str(e)))
@@ -2553,13 +2555,16 @@ class DoppelkopfParty:
         if game.phase == FINISHED or (game.gameType != NORMAL and not silent) or (
                 silent and seat == game.soloplayer):
             return tuple(game.teams)
-        shown = set(self._queensShown())
-        shown |= {(game.leader + i) % PLAYERS for i, c in enumerate(game.trick)
-                  if c == CLUB_QUEEN}
-        shown |= {s for s in range(PLAYERS) if game.announcements[s]}
-        shown.add(seat)
-        teams: list[str | None] = [game.teams[s] if s in shown else None
-                                   for s in range(PLAYERS)]
+        # shown: this seat, a club queen played, an announcement made
+        queens = self._queensShown()
+        trick = game.trick
+        if CLUB_QUEEN in trick:
+            queens = queens | {(game.leader + i) % PLAYERS for i, c in enumerate(trick)
+                               if c == CLUB_QUEEN}
+        announcements, known = game.announcements, game.teams
+        teams: list[str | None] = [
+            known[s] if s == seat or s in queens or announcements[s] else None
+            for s in range(PLAYERS)]
         if not silent:
             for team in (RE, CONTRA):
                 if teams.count(team) == 2:
@@ -3062,6 +3067,11 @@ def summaryLines(summary: GameSummary, number: int,
     return lines
 
 
+_PLAYED_WORDS = {(seat, card): f"{_player(seat)} played {cardLabel(card)}"
+                 for seat in range(PLAYERS) for card in CARDS}
+"""A card played, in L{eventWords}' words, by seat and card."""
+
+
 def eventWords(events: Iterable[Event]) -> str:
     """
     What a step did, in words anybody at the table may read ("player 2
@@ -3072,12 +3082,17 @@ def eventWords(events: Iterable[Event]) -> str:
     for event in events:
         if event.audience is not None:
             continue
-        data = event.data if isinstance(event.data, Mapping) else {}
+        data = event.data
+        if type(data) is not dict and not isinstance(data, Mapping):
+            data = {}
         kind = event.kind
-        who = _player(data.get("seat"))
         if kind == "card":
-            words.append(f"{who} played {cardLabel(str(data.get('card')))}")
-        elif kind == "trick":
+            seat, card = data.get("seat"), data.get("card")
+            played = _PLAYED_WORDS.get((seat, card)) if type(seat) is int else None
+            words.append(played or f"{_player(seat)} played {cardLabel(str(card))}")
+            continue
+        who = _player(data.get("seat"))
+        if kind == "trick":
             cards = data.get("cards")
             points = countPoints(cards) if isinstance(cards, list) else 0  # type: ignore[arg-type]
             words.append(f"{_player(data.get('winner'))} won the trick: {points} points")
@@ -3131,9 +3146,11 @@ def eventWords(events: Iterable[Event]) -> str:
 
 def _trumpStrength(order: CardOrder, hand: Sequence[str]) -> tuple[int, int]:
     """The number of trumps and of high trumps (queens, dollen, swines) in a hand."""
-    trumps = [c for c in hand if order.isTrump(c)]
-    high = sum(1 for c in trumps if valueOf(c) == "queen" or c == DOLLE
-               or c == order.swine or c == order.hyperswine)
+    rank, values = order.rank, _VALUE_OF
+    trumps = [c for c in hand if c in rank]
+    swine, hyperswine = order.swine, order.hyperswine
+    high = sum(1 for c in trumps if values[c] == "queen" or c == DOLLE
+               or c == swine or c == hyperswine)
     return len(trumps), high
 
 
@@ -3157,7 +3174,8 @@ def botReservation(hand: Sequence[str], rules: Rules) -> Reservation:
             continue
         order = CardOrder.of(solo, rules)
         trumps, high = _trumpStrength(order, hand)
-        aces = sum(1 for c in hand if valueOf(c) == "ace" and not order.isTrump(c))
+        rank = order.rank
+        aces = sum(1 for c in hand if _VALUE_OF[c] == "ace" and c not in rank)
         if trumps >= 9 and high >= 4 and trumps + aces >= 10:
             return Reservation(solo, None, swines)
     trumps, high = _trumpStrength(normal, hand)
@@ -3291,15 +3309,8 @@ def botGenscher(view: BotView, card: str) -> Seat | None:
 def doppelkopfBot(view: BotView, seat: Seat) -> JSON:
     """The engine's bot: reservations and announcements from hand strength, legal sensible cards."""
     rules = view.rules
-    if view.phase == RESERVING:
-        return {"reservation": botReservation(view.hand, rules).wire()}
-    if view.phase == POVERTY_SHIFT:
-        return {"poverty shift": botPovertyShift(view.hand, rules)}
-    if view.phase == POVERTY_ANSWER:
-        return {"poverty accepted": botPovertyAccept(view.hand, rules)}
-    if view.phase == POVERTY_RETURN:
-        return {"poverty returned": botPovertyReturn(view.hand, view.povertyCount, rules)}
-    if view.phase == PLAYING:
+    phase = view.phase
+    if phase == PLAYING:
         if view.turn == seat:
             announcement = botAnnouncement(view)
             if announcement is not None:
@@ -3309,6 +3320,15 @@ def doppelkopfBot(view: BotView, seat: Seat) -> JSON:
             if partner is not None:
                 return {"card": card, "genscher": partner}
             return {"card": card}
+        return None
+    if phase == RESERVING:
+        return {"reservation": botReservation(view.hand, rules).wire()}
+    if view.phase == POVERTY_SHIFT:
+        return {"poverty shift": botPovertyShift(view.hand, rules)}
+    if view.phase == POVERTY_ANSWER:
+        return {"poverty accepted": botPovertyAccept(view.hand, rules)}
+    if view.phase == POVERTY_RETURN:
+        return {"poverty returned": botPovertyReturn(view.hand, view.povertyCount, rules)}
     return None
 
 
