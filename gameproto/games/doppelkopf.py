@@ -2392,16 +2392,16 @@ class DoppelkopfParty:
         buttons: the same few requests come again and again (all cards lit,
         or one suit's block), so each is made once and kept (it is frozen).
         """
-        hand = self._sorted(seat)
+        count = len(self.game.hands[seat])
         legal = self.legalCardsFor(seat)
-        lit: tuple[int, ...] | None = None
-        if len(legal) != len(hand):
+        lit: tuple[int, ...] | None = None  # every card (the hand need not be sorted)
+        if len(legal) != count:
             allowed = set(legal)
-            lit = tuple([i for i, c in enumerate(hand) if c in allowed])
-        key = (seat, len(hand), lit, buttons)
+            lit = tuple([i for i, c in enumerate(self._sorted(seat)) if c in allowed])
+        key = (seat, count, lit, buttons)
         request = _PLAY_REQUESTS.get(key)
         if request is None:
-            places = handPlaces(len(hand))
+            places = handPlaces(count)
             zones = places if lit is None else tuple(places[i] for i in lit)
             if len(_PLAY_REQUESTS) >= 4096:
                 _PLAY_REQUESTS.clear()
@@ -3147,11 +3147,14 @@ def eventWords(events: Iterable[Event]) -> str:
 def _trumpStrength(order: CardOrder, hand: Sequence[str]) -> tuple[int, int]:
     """The number of trumps and of high trumps (queens, dollen, swines) in a hand."""
     rank, values = order.rank, _VALUE_OF
-    trumps = [c for c in hand if c in rank]
     swine, hyperswine = order.swine, order.hyperswine
-    high = sum(1 for c in trumps if values[c] == "queen" or c == DOLLE
-               or c == swine or c == hyperswine)
-    return len(trumps), high
+    trumps = high = 0
+    for c in hand:
+        if c in rank:
+            trumps += 1
+            if values[c] == "queen" or c == DOLLE or c == swine or c == hyperswine:
+                high += 1
+    return trumps, high
 
 
 def botReservation(hand: Sequence[str], rules: Rules) -> Reservation:
@@ -3174,8 +3177,10 @@ def botReservation(hand: Sequence[str], rules: Rules) -> Reservation:
             continue
         order = CardOrder.of(solo, rules)
         trumps, high = _trumpStrength(order, hand)
-        rank = order.rank
-        aces = sum(1 for c in hand if _VALUE_OF[c] == "ace" and c not in rank)
+        rank, aces = order.rank, 0
+        for c in hand:
+            if _VALUE_OF[c] == "ace" and c not in rank:
+                aces += 1
         if trumps >= 9 and high >= 4 and trumps + aces >= 10:
             return Reservation(solo, None, swines)
     trumps, high = _trumpStrength(normal, hand)
