@@ -202,6 +202,7 @@ def writeWith(lib: str) -> None:
 
         wire.dumps = spec
         wire.encodeWith = specWith  # type: ignore[assignment]
+        wire._fragment = None  # the server's displays too: no orjson
     else:
         raise SystemExit(f"{JSON_LIB}: no JSON library {lib!r}")
 

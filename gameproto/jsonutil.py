@@ -26,10 +26,19 @@ def plainJSON(value: Any, maxDepth: int = MAX_DEPTH) -> str | None:
     than ``maxDepth``; None when it is.  Walked without recursion, so any
     depth gets an answer, never a RecursionError.
     """
+    # An ASCII string holds no surrogate: the expression is searched only
+    # in the others.  json.loads gives exact dicts, lists, strs and floats.
     stack: list[tuple[Any, int]] = [(value, 0)]
     while stack:
         item, depth = stack.pop()
-        if isinstance(item, float):
+        kind = type(item)
+        if kind is str or kind is float or kind is int or kind is bool or item is None:
+            if kind is str:
+                if not item.isascii() and _SURROGATE.search(item):
+                    return "strings must be valid Unicode"
+            elif kind is float and not math.isfinite(item):
+                return "numbers must be finite"
+        elif isinstance(item, float):
             if not math.isfinite(item):
                 return "numbers must be finite"
         elif isinstance(item, str):
@@ -40,7 +49,7 @@ def plainJSON(value: Any, maxDepth: int = MAX_DEPTH) -> str | None:
                 return f"JSON nested deeper than {maxDepth} levels"
             if isinstance(item, dict):
                 for key, member in item.items():
-                    if _SURROGATE.search(key):
+                    if not (type(key) is str and key.isascii()) and _SURROGATE.search(key):
                         return "strings must be valid Unicode"
                     stack.append((member, depth + 1))
             else:

@@ -8,8 +8,10 @@ matchmakers and hosts apply each protocol's rules.
 
 from __future__ import annotations
 
+import operator
 import random
 import weakref
+from typing import Callable
 
 import attrs
 from twisted.internet.defer import Deferred
@@ -174,6 +176,7 @@ class EngineJsonPlayer:
         # The display is the seat's (None: the spectators') of this turn, made
         # and encoded once for every message that carries it.
         displays, encoded = cache.get(table, seat)
+        shared = cache.shared(table, instructions)
         message: dict[str, JSON] = {
             "type": "instructions", "game": table.id,
             "player": None if seat is None else seat + 1,
@@ -181,13 +184,12 @@ class EngineJsonPlayer:
             "by": actions[-1].seat + 1 if actions else None,
             "displays": displays,
             "requested_actions": requested,
-            "waiting_for": sorted({r.player + 1 for r in instructions.requested_actions}),
+            "waiting_for": shared.waitingFor,
             "clocks": clocks(table, instructions),
-            "game_state": instructions.game_state.asJSON(),
+            "game_state": shared.gameState,
         }
-        colours = seatColours(table.engine)
-        if colours is not None:
-            message["colours"] = colours
+        if shared.colours is not None:
+            message["colours"] = shared.colours
         self.send(wire.Encoded(message, wire.encodeWith(message, "displays", encoded)))
         if instructions.game_state.gameover:
             self.ended(table, None, instructions.game_state.text)
@@ -233,14 +235,32 @@ class EngineJsonPlayer:
 
 
 class _TurnDisplays:
-    """One table's displays at one turn: for each seat (None: the spectators), its JSON."""
+    """
+    One table's displays at one turn: for each seat (None: the spectators),
+    its JSON; the content of the first display encoded this turn and its
+    JSON, which the next displays share the common start of.
+    """
 
-    __slots__ = ("turn", "engine", "displays")
+    __slots__ = ("turn", "engine", "displays", "first")
 
     def __init__(self, turn: int, engine: object) -> None:
         self.turn = turn
         self.engine = engine
         self.displays: dict[Seat | None, tuple[list[JSON], bytes]] = {}
+        self.first: tuple[tuple[dict[str, JSON], ...], bytes] | None = None
+
+
+@attrs.frozen
+class SharedParts:
+    """
+    The parts of an INSTRUCTIONS message every seat is sent alike, made
+    once for the instructions they are of: whose actions are waited for
+    (player numbers), the game state's JSON and the seats' colours.
+    """
+
+    waitingFor: list[int]
+    gameState: dict[str, JSON]
+    colours: list[str] | None
 
 
 class DisplayCache:
@@ -252,6 +272,11 @@ class DisplayCache:
     ever given for that seat: the spectators (None) have their own.  A new
     turn (an action recorded) or a new engine (a game restored) makes them
     again; a table no longer referenced leaves the cache.
+
+    The seats' displays of a turn often share most of their tags (the
+    same board; only a line of text or a hand differs): the tags a display
+    starts with that are the very objects the turn's first display started
+    with are not encoded again, their JSON is copied from that display's.
     """
 
     def __init__(self) -> None:
@@ -259,8 +284,12 @@ class DisplayCache:
             weakref.WeakKeyDictionary()
         self.made = 0
         """Displays made (a miss of the cache), for tests."""
+        self.spliced = 0
+        """Displays whose common start was copied from the turn's first one, for tests."""
         self._requested: dict[int, tuple[RequestedAction, dict[str, JSON]]] = {}
         """The JSON of requested actions seen lately, by identity (an engine may share them)."""
+        self._shared: tuple[Instructions, object, SharedParts] | None = None
+        """The shared parts of the last instructions asked for, with them and the engine."""
 
     def get(self, table: Table, seat: Seat | None) -> tuple[list[JSON], bytes]:
         """``seat``'s ``displays`` list at the table's current turn, and its JSON bytes."""
@@ -271,12 +300,62 @@ class DisplayCache:
         elif current.turn != turn or current.engine is not table.engine:
             current.turn, current.engine = turn, table.engine
             current.displays = {}
+            current.first = None
         cached = current.displays.get(seat)
         if cached is None:
-            displays: list[JSON] = [displayJSON(table.engine.display(seat))]
-            cached = current.displays[seat] = (displays, wire.dumps(displays))
+            display = table.engine.display(seat)
+            described = displayJSON(display)
+            cached = current.displays[seat] = ([described],
+                                               self._encode(current, display, described))
             self.made += 1
         return cached
+
+    def _encode(self, current: _TurnDisplays, display: Display,
+                described: dict[str, JSON]) -> bytes:
+        """
+        The JSON of ``[described]``, as L{wire.dumps} writes it: with
+        orjson, the content's common start with the turn's first display
+        copied from that display's JSON.
+        """
+        orjson, fragment = wire._orjson, wire._fragment
+        if orjson is not None and fragment is not None:
+            content = display.content
+            data = None
+            try:
+                if current.first is not None:
+                    data = _spliceContent(orjson.dumps, current.first, content)
+                    if data is not None:
+                        self.spliced += 1
+                if data is None:
+                    data = orjson.dumps(described["content"])
+                    if current.first is None:
+                        current.first = (content, data)
+                return b"".join((b"[", orjson.dumps({**described, "content": fragment(data)}),
+                                 b"]"))
+            except TypeError:  # what orjson does not write: the standard library's text
+                pass
+        return wire.dumps([described])
+
+    def shared(self, table: Table, instructions: Instructions) -> SharedParts:
+        """
+        The parts of ``instructions``' message every seat is sent alike,
+        made again for other instructions (or game state, or requests) or
+        another engine.
+        """
+        kept = self._shared
+        if kept is not None and kept[0] is instructions and kept[1] is table.engine:
+            return kept[2]
+        if kept is not None and kept[1] is table.engine \
+                and kept[0].requested_actions is instructions.requested_actions \
+                and kept[0].game_state is instructions.game_state:
+            # The same instructions, filtered for a seat (forSeat): only events differ.
+            parts = kept[2]
+        else:
+            parts = SharedParts(
+                sorted({r.player + 1 for r in instructions.requested_actions}),
+                instructions.game_state.asJSON(), seatColours(table.engine))
+        self._shared = (instructions, table.engine, parts)
+        return parts
 
     def requested(self, instructions: Instructions, seat: Seat | None) -> list[JSON]:
         """
@@ -298,6 +377,36 @@ class DisplayCache:
             described.append(known[1])
         return described
 
+
+def _spliceContent(dumps: Callable[[object], bytes],
+                   first: tuple[tuple[dict[str, JSON], ...], bytes],
+                   content: tuple[dict[str, JSON], ...]) -> bytes | None:
+    """
+    The JSON of the list ``content`` (``dumps``: orjson's), its tags that are the very
+    objects the turn's first display starts with copied from that one's
+    JSON (``first``: its content and JSON); None when they share fewer
+    than L{_SHARED_TAGS}.  A list's JSON is its items', comma separated,
+    in brackets: the first's up to the common start are its bytes up to
+    the JSON of the rest.  Raises TypeError as ``dumps`` does.
+    """
+    tags, data = first
+    same = list(map(operator.is_, tags, content))
+    try:
+        common = same.index(False)
+    except ValueError:
+        common = len(same)
+    if common < _SHARED_TAGS:
+        return None
+    # The first display's JSON to its common start, with the comma after it.
+    head = (data[:len(data) - len(dumps(list(tags[common:]))) + 1]
+            if common < len(tags) else data[:-1] + b",")
+    if common < len(content):
+        return head + dumps(list(content[common:]))[1:]
+    return head[:-1] + b"]"
+
+
+_SHARED_TAGS = 4
+"""The fewest tags in common with the turn's first display worth copying its JSON for."""
 
 _REQUESTS_KEPT = 4096
 """The requests whose JSON L{DisplayCache.requested} keeps, at most (then it starts again)."""
