@@ -566,7 +566,9 @@ class CarcassonneGame:
         self._deadline.start(self.server.settings.ackTimeout, self.turn.timedOut)
 
     def moveAccepted(self, mover: Seat) -> None:
-        self._deadline.cancel()
+        # The answers' time is not stopped here: the next TOKEN (or bot, or
+        # guest) restarts the same call for its move, and the game's end
+        # cancels it, both before the reactor runs again.
         holder = self.table.holders[mover]
         if isinstance(holder, CarcassonnePlayer) and mover not in self.gone:
             holder.send(wire.MoveAck())
@@ -626,6 +628,7 @@ class CarcassonneGame:
         return isinstance(self.table.holders[seat], CarcassonneBot) and seat not in self.gone
 
     def startBot(self, seat: Seat) -> None:
+        self._deadline.cancel()  # a new call: moving a pending one sooner searches the heap
         self._deadline.start(self.server.settings.botDelay, self.turn.botReady)
 
     def botPlays(self, seat: Seat) -> None:

@@ -72,7 +72,8 @@ class TurnCore(Protocol):
     def relay(self, seat: Seat, move: JSON, token: int) -> frozenset[Seat]:
         "MOVE to the others; the connections that must answer it."
     def awaitAcks(self) -> None: "The time for the answers starts."
-    def moveAccepted(self, mover: Seat) -> None: "MOVEACK to the mover; the time stops."
+    def moveAccepted(self, mover: Seat) -> None:
+        "MOVEACK to the mover (its time runs on into the next turn's L{offer} or the end)."
     def gameDone(self) -> bool: "Whether the rules' end is reached (no move is left)."
     def stopGame(self, refuser: Seat, mover: Seat) -> str:
         "MOVENACK and FINISH for a refused move; the reason the game is aborted."

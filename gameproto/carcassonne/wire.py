@@ -340,6 +340,12 @@ class Reader:
 
     def feed(self, data: bytes) -> list[Message | Malformed]:
         """Every whole message in ``data`` (and what came before)."""
+        if not self._buffer and not self._skipping and data.find(b"\n") == len(data) - 1 \
+                and 0 < len(data) <= self.limit + 1:
+            # One whole line and nothing held (a read usually brings one
+            # message): what the buffer would give, without filling it.
+            line = data[:-2] if data.endswith(b"\r\n") else data[:-1]
+            return [parse(line)]
         self._buffer += data
         return list(self._messages())
 

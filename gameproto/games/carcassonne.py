@@ -534,7 +534,8 @@ class Board:
             self.regions[node] = Region(feature.kind, {(x, y)}, int(feature.shield),
                                         sides if feature.kind in (CITY, ROAD) else 0)
         for node, cities in zip(nodes, oriented.cityNeighbours):
-            self.regions[node].cities = {nodes[c] for c in cities}
+            if cities:  # else the region's own empty set
+                self.regions[node].cities = {nodes[c] for c in cities}
         self.tiles[(x, y)] = Placed(tile, orientation, nodes)
         for mine, node, closes in connections:
             root = self._union(nodes[mine], node)
@@ -554,9 +555,12 @@ class Board:
             region = self.regions[root]
             if region.complete and region.followers:
                 scores.append(self._pay(region, 2 if region.kind == CITY else 1))
+        followers = self.followers
         for dx in (-1, 0, 1):
             for dy in (-1, 0, 1):
-                scores.extend(self._cloister((x + dx, y + dy)))
+                where = (x + dx, y + dy)
+                if where in followers:  # a cloister scores only with its monk there
+                    scores.extend(self._cloister(where))
         return scores
 
     def _pay(self, region: Region, perTile: int) -> Score:

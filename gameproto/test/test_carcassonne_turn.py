@@ -445,6 +445,24 @@ class TimeTests(SynchronousTestCase):
         self.assertFalse(any(conn.closed for conn in (a, b, c)))
         self.assertEqual(self.turnState(), "moving")
 
+    def test_moveTimeAfterAcks(self) -> None:
+        """
+        Once a move is answered, the next holder has the whole ``timeout``
+        (the answers' time, restarted for it, does not carry over).
+        """
+        (a, b), token = self.start(2)
+        self.clock.advance(3)
+        a.say(wireMove(token))
+        self.clock.advance(self.settings.ackTimeout - 1)
+        b.say(wire.MoveAck())
+        self.assertEqual([type(m) for m in b.received()], [wire.Move, wire.Token])
+        self.clock.advance(self.settings.timeout - 1)
+        self.assertFalse(b.closed)
+        self.assertEqual(self.turnState(), "moving")
+        self.clock.advance(1)
+        self.assertTrue(b.closed)
+        self.assertEqual(a.received(), [wire.MoveAck(), wire.Close(2)])  # a bot takes its seat
+
     def test_ackTimeoutRemoves(self) -> None:
         (a, b, c), token = self.start(3)
         a.say(wireMove(token))

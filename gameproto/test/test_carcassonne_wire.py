@@ -155,3 +155,26 @@ class FastPathTests(SynchronousTestCase):
                      st.none() | st.sampled_from(wire.ZONES) | st.text(max_size=3), ints))
     def test_format(self, message: wire.Move) -> None:
         self.assertEqual(wire.format(message), _plainFormat(message))
+
+    @given(st.integers(1, 40),
+           st.lists(st.lists(st.sampled_from([b"\n", b"\r", b"\r\n", b"MOVEACK", b"NOOP",
+                                              b"MOVE 1 (tile-u) 72 73 (E) () 9", b" ", b"x"]),
+                             max_size=6).map(b"".join), max_size=8))
+    def test_readerOneLine(self, limit: int, chunks: list[bytes]) -> None:
+        """
+        A read of one whole line into an empty reader gives what the buffer
+        gives (the line's limit, CRs, what is held or skipped, and after).
+        """
+        fast, plain = wire.Reader(limit), wire.Reader(limit)
+        for chunk in chunks:
+            plain._buffer += chunk
+            self.assertEqual(fast.feed(chunk), list(plain._messages()))
+            self.assertEqual((fast.buffered, fast._skipping), (plain.buffered, plain._skipping))
+
+    def test_readerShortcutTaken(self) -> None:
+        """A read of one line is not put in the buffer."""
+        reader = wire.Reader()
+        self.patch(reader, "_messages", lambda: iter(()))
+        self.assertEqual(reader.feed(b"MOVEACK\r\n"), [wire.MoveAck()])
+        self.assertEqual(reader.feed(b"NOOP\n"), [wire.Noop()])
+        self.assertEqual(reader.buffered, 0)
