@@ -65,7 +65,8 @@ class EngineJsonServerProtocol(TimeoutMixin, WireProtocol):
                                   "reason": line.reason})
                 self.dropConnection(line.reason)
                 return
-            self.messageDataReceived(line)
+            # messageDataReceived without its second reset of the idle time.
+            self.messageReceived(wire.parse(line))
 
     def messageDataReceived(self, data: bytes) -> None:
         """One whole message (a line, or a WebSocket text message)."""
@@ -75,7 +76,9 @@ class EngineJsonServerProtocol(TimeoutMixin, WireProtocol):
 
     def messageReceived(self, message: wire.ClientMessage | wire.Malformed) -> None:
         machine = self.player.machine
-        match message:
+        match message:  # an action first: most messages are
+            case wire.Action():
+                machine.action(message)
             case wire.Malformed(reason):
                 machine.malformed(reason)
             case wire.Create():
@@ -86,8 +89,6 @@ class EngineJsonServerProtocol(TimeoutMixin, WireProtocol):
                 machine.queue(message)
             case wire.Watch():
                 machine.watch(message)
-            case wire.Action():
-                machine.action(message)
             case wire.Leave():
                 machine.leave()
 

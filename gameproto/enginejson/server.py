@@ -185,7 +185,7 @@ class EngineJsonPlayer:
             "displays": displays,
             "requested_actions": requested,
             "waiting_for": shared.waitingFor,
-            "clocks": clocks(table, instructions),
+            "clocks": clocks(table, instructions, shared.waitingFor),
             "game_state": shared.gameState,
         }
         if shared.colours is not None:
@@ -421,16 +421,22 @@ def displayJSON(display: Display) -> dict[str, JSON]:
             "width": display.width, "height": display.height, "content": list(display.content)}
 
 
-def clocks(table: Table, instructions: Instructions) -> list[dict[str, JSON]]:
+def clocks(table: Table, instructions: Instructions,
+           waitingFor: list[int] | None = None) -> list[dict[str, JSON]]:
     """
     The turn clocks that run: for each seat waited for whose time is
     counted, its player number and the seconds it has left.
+    ``waitingFor``: the player numbers of the seats waited for, sorted,
+    when they are known already.
     """
+    if waitingFor is None:
+        waitingFor = sorted({r.player + 1 for r in instructions.requested_actions})
     running = []
-    for seat in sorted({r.player for r in instructions.requested_actions}):
-        left = table.timeLeft(seat) if 0 <= seat < len(table.holders) else None
+    seats = len(table.holders)
+    for player in waitingFor:
+        left = table.timeLeft(player - 1) if 0 < player <= seats else None
         if left is not None:
-            running.append({"player": seat + 1, "seconds": round(left, 1)})
+            running.append({"player": player, "seconds": round(left, 1)})
     return running
 
 

@@ -163,7 +163,9 @@ def plainInstructions(table: Table, seat: int | None, sent: dict[str, Any]) -> b
         "requested_actions": [r.asJSON() for r in instructions.requested_actions
                               if r.player == seat],
         "waiting_for": sorted({r.player + 1 for r in instructions.requested_actions}),
-        "clocks": sent["clocks"],
+        "clocks": [{"player": seat + 1, "seconds": round(left, 1)}
+                   for seat in sorted({r.player for r in instructions.requested_actions})
+                   for left in [table.timeLeft(seat)] if left is not None],
         "game_state": instructions.game_state.asJSON(),
     }
     colours = seatColours(table.engine)
@@ -187,7 +189,12 @@ class SentAsThePlainPathTests(SynchronousTestCase):
         lines = self.lines(client)
         for line in lines[-1:]:  # the current turn's: the engine draws it now
             self.assertEqual(line, plainInstructions(table, seat, json.loads(line)))
+            self.clocks += bool(json.loads(line)["clocks"])
         return len(lines[-1:])
+
+    def setUp(self) -> None:
+        self.clocks = 0
+        """Messages checked with a running clock."""
 
     def test_connect4(self) -> None:
         """Two seats and two spectators of Connect Four games, every turn."""
@@ -216,6 +223,7 @@ class SentAsThePlainPathTests(SynchronousTestCase):
                 mover.click(instructions, (turn * 3 + game) % len(zones))
             self.assertTrue(table.finished)
         self.assertGreater(checked, 80)
+        self.assertGreater(self.clocks, 40)
         self.assertGreater(harness.server.displays.spliced, 40)
 
     def test_tarot(self) -> None:
