@@ -92,14 +92,19 @@ def moveAction(message: wire.Move) -> dict[str, JSON]:
             "orientation": message.orientation, "zone": message.pawn}
 
 
+_TILES, _ORIENTATIONS, _ZONES = frozenset(wire.TILES), frozenset(wire.ORIENTATIONS), \
+    frozenset(wire.ZONES)
+
+
 def wireMove(number: int, move: JSON, token: int) -> wire.Move | None:
     """A move the table accepted as the MOVE relayed (None: no Carcassonne move)."""
     if not isinstance(move, dict):
         return None
     tile, x, y = move.get("tile"), move.get("x"), move.get("y")
     orientation, zone = move.get("orientation"), move.get("zone")
-    if (tile not in wire.TILES or orientation not in wire.ORIENTATIONS
-            or not (zone is None or zone in wire.ZONES)
+    if (not isinstance(tile, str) or tile not in _TILES
+            or not isinstance(orientation, str) or orientation not in _ORIENTATIONS
+            or not (zone is None or (isinstance(zone, str) and zone in _ZONES))
             or not isinstance(x, int) or not isinstance(y, int)
             or isinstance(x, bool) or isinstance(y, bool)
             or not 0 <= x <= wire.INT_MAX or not 0 <= y <= wire.INT_MAX):

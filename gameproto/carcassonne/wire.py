@@ -210,6 +210,13 @@ _MOVE_LINE = re.compile(rb"MOVE ([0-9]{1,10}) \(([^()\\]*)\) ([0-9]{1,10}) ([0-9
 """A MOVE whose strings hold no escape, as clients write them."""
 
 
+_MOVE_TILES: dict[bytes, str] = {name.encode(): name for name in TILES}
+_MOVE_ORIENTATIONS: dict[bytes, str] = {name.encode(): name for name in ORIENTATIONS}
+_MOVE_PAWNS: dict[bytes, str | None] = {
+    **{name.encode(): name for name in ZONES}, **{alias.encode(): None for alias in NO_PAWN_ALIASES}}
+"""A MOVE's usual strings as read, and what each one means."""
+
+
 def parse(line: bytes) -> Message | Malformed:
     """One message from one line (without its LF); total on any bytes."""
     if len(line) > LINE_LIMIT:
@@ -226,6 +233,10 @@ def parse(line: bytes) -> Message | Malformed:
         n, tile, x, y, orientation, pawn, token = match.groups()
         numbers = int(n), int(x), int(y), int(token)
         if max(numbers) <= INT_MAX:
+            name, turned = _MOVE_TILES.get(tile), _MOVE_ORIENTATIONS.get(orientation)
+            if name is not None and turned is not None and pawn in _MOVE_PAWNS:
+                return Move(numbers[0], name, numbers[1], numbers[2], turned,
+                            _MOVE_PAWNS[pawn], numbers[3])
             try:
                 strings = tile.decode(), orientation.decode(), pawn.decode()
             except UnicodeDecodeError:

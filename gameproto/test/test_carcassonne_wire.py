@@ -150,6 +150,14 @@ class FastPathTests(SynchronousTestCase):
                          wire.Move(2, "tile-u", 72, 73, "E", None, 1234))
         self.assertEqual(calls, [])
 
+    def test_usualMoveMadeAtOnce(self) -> None:
+        """A MOVE of known names is made without its atoms (not checked again one by one)."""
+        self.patch(wire, "_move", lambda args: self.fail(f"read atom by atom: {args}"))
+        self.assertEqual(wire.parse(b"MOVE 1 (tile-x) 5 12 (W) (SR) 1541"),
+                         wire.Move(1, "tile-x", 5, 12, "W", "SR", 1541))
+        self.assertEqual(wire.parse(b"MOVE 3 (tile-a) 0 2147483647 (N) (null) 0\r"),
+                         wire.Move(3, "tile-a", 0, wire.INT_MAX, "N", None, 0))
+
     @given(st.builds(wire.Move, ints, st.sampled_from(wire.TILES) | st.text(max_size=6), ints,
                      ints, st.sampled_from(wire.ORIENTATIONS) | st.text(max_size=3),
                      st.none() | st.sampled_from(wire.ZONES) | st.text(max_size=3), ints))
