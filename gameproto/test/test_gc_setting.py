@@ -32,7 +32,11 @@ class GarbageCollectionTests(SynchronousTestCase):
         thresholds = gc.get_threshold()
         self.addCleanup(gc.set_threshold, *thresholds)
         self.addCleanup(gc.unfreeze)
-        self.assertEqual(gc.get_freeze_count(), 0)
+        self.frozen = gc.get_freeze_count()
+        """
+        What was frozen before the test: nothing on Python 3.11 and 3.13, some
+        of the interpreter's own objects from its start on 3.12.
+        """
 
     def service(self, *argv: str, twistd: bool = False) -> tap.GameprotoService:
         db = os.path.abspath(self.mktemp())
@@ -44,14 +48,14 @@ class GarbageCollectionTests(SynchronousTestCase):
     def test_tune(self) -> None:
         """Start-up's objects frozen, the thresholds set."""
         tap.tuneGarbageCollection(12345)
-        self.assertGreater(gc.get_freeze_count(), 0)
+        self.assertGreater(gc.get_freeze_count(), self.frozen)
         self.assertEqual(gc.get_threshold(), (12345, 20, 20))
 
     def test_zeroChangesNothing(self) -> None:
         """0: Python's setting stays, nothing frozen."""
         before = gc.get_threshold()
         tap.tuneGarbageCollection(0)
-        self.assertEqual((gc.get_threshold(), gc.get_freeze_count()), (before, 0))
+        self.assertEqual((gc.get_threshold(), gc.get_freeze_count()), (before, self.frozen))
 
     def test_twistdDefault(self) -> None:
         """Under twistd the service tunes the collector when it starts, by default."""
@@ -71,7 +75,7 @@ class GarbageCollectionTests(SynchronousTestCase):
         service.startService()
         self.addCleanup(service.stopService)
         self.assertEqual(gc.get_threshold(), (23456, 20, 20))
-        self.assertGreater(gc.get_freeze_count(), 0)
+        self.assertGreater(gc.get_freeze_count(), self.frozen)
 
     def test_refused(self) -> None:
         """A negative threshold is a usage error naming the option."""
