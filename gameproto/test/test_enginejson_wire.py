@@ -79,7 +79,7 @@ players = st.integers(1, 5)
 actions = st.one_of(
     st.builds(lambda x, y, b: {"type": "CLICK", "x": x, "y": y, "button": b},
               st.integers(-100, 1000), st.integers(-100, 1000), st.sampled_from(BUTTONS)),
-    st.builds(lambda k: {"type": "KEY", "key": k}, st.characters()),
+    st.builds(lambda k: {"type": "KEY", "key": k}, st.characters(codec="utf-8")),
     st.builds(lambda t: {"type": "TEXT", "text": t}, st.text(max_size=80)),
 )
 clientMessages = st.one_of(
