@@ -14,7 +14,7 @@ from twisted.internet import defer, reactor
 from twisted.internet.address import IPv4Address
 from twisted.internet.endpoints import TCP4ClientEndpoint, TCP4ServerEndpoint, connectProtocol
 from twisted.internet.interfaces import IReactorTime
-from twisted.internet.protocol import Protocol
+from twisted.internet.protocol import Factory, Protocol
 from twisted.internet.task import Clock, LoopingCall
 from twisted.internet.testing import StringTransport
 from twisted.logger import ILogObserver, formatEvent, globalLogPublisher
@@ -46,6 +46,7 @@ from gameproto.net import (
     LimitsHub,
     TokenBucket,
     WireProtocol,
+    isConnectionSource,
 )
 from gameproto.web.site import WebConnection, WebSite, makeSite
 from gameproto.web.websocket import MessageTransport, MessageWebSocketResource, originAllowed
@@ -981,3 +982,39 @@ class DeclaredHooksTests(SynchronousTestCase):
         self.assertIs(metricsOf(protocol), server.hub.metrics)
         self.assertIs(metricsOf(server), server.hub.metrics)
         self.assertIsNone(metricsOf(object()))
+
+    def test_sourceAtOnce(self) -> None:
+        """
+        A L{GameServerFactory} is a source without the runtime protocol's
+        check (L{isConnectionSource}); anything else is checked as before.
+        """
+        factory = engineFactory(Limits(), Clock())
+        self.assertTrue(isConnectionSource(factory))
+        self.assertFalse(isConnectionSource(object()))
+        self.assertEqual(isConnectionSource(Factory()), isinstance(Factory(), ConnectionSource))
+
+    def test_hubCheckedAgainWhenChanged(self) -> None:
+        """The factory's hub follows its server's: another hub, or none, is seen at once."""
+        factory = engineFactory(Limits(), Clock())
+        first = factory.server.hub
+        self.assertIs(factory.hub, first)
+        other = Hub(Clock(), limits=Limits(maxConnectionsPerPeer=3))
+        factory.server.hub = other
+        self.assertIs(factory.hub, other)
+        self.assertIs(factory.limits, other.limits)
+        factory.server.hub = object()  # type: ignore[assignment]
+        self.assertIsNone(factory.hub)
+        server = factory.server
+        factory.server = object()  # type: ignore[assignment]
+        self.assertIsNone(factory.hub)
+        factory.server = server
+        server.hub = first
+        self.assertIs(factory.hub, first)
+
+    def test_connectionsUseTheFactorysParts(self) -> None:
+        """A connection takes its fault log and metrics from its factory (the hub's)."""
+        protocol, _ = engineConnection(Limits(), Clock())
+        hub = protocol.factory.server.hub  # type: ignore[union-attr]
+        self.assertIs(protocol._faults, hub.faults)
+        self.assertIs(protocol._metrics, hub.metrics)
+        self.assertIs(protocol._metrics, metricsOf(protocol))
