@@ -956,6 +956,10 @@ class DoppelkopfGame:
         """The last L{legalCardsFor}: for which seat and sizes, order and hand."""
         self._lastAnnouncement = rules.number("last announcement", 3)
         self._replies = rules.flag("announcement reply")
+        self._swinesInPlay = (
+            (rules.flag("swines") and not rules.flag("swines announcement begin"))
+            or (rules.flag("hyperswines") and not rules.flag("hyperswines announcement begin")))
+        """Whether swines or hyperswines may be announced in the play past its first card."""
         self.startplayer = startplayer
         self.usedSeeds = tuple(usedSeeds)
         self.bock = bock
@@ -1419,6 +1423,19 @@ class DoppelkopfGame:
                      or self.rules.flag("swines and hyperswines joint"))
                 and self.hands[seat].count(card) == 2)
 
+    def playButtons(self, seat: Seat) -> int:
+        """
+        The buttons of ``seat``'s card request in the play: ``min(4,
+        len(validAnnouncements(seat))) + swinesValid(seat) +
+        hyperswinesValid(seat)``, the swines asked only when they may come.
+        """
+        count = len(self.validAnnouncements(seat))
+        if count > 4:
+            count = 4
+        if self._swinesInPlay or (self.swinesAtStart and not self.tricks and not self.trick):
+            count += self.swinesValid(seat) + self.hyperswinesValid(seat)
+        return count
+
     def announceSwines(self, seat: Seat) -> None:
         if not self.swinesValid(seat):
             raise IllegalMove("no swines")
@@ -1500,11 +1517,17 @@ class DoppelkopfGame:
     def teamAnnouncement(self, team: str) -> int:
         if self.gameType == MARRIAGE and self.selector is not None and team == CONTRA:
             return NO_ANNOUNCEMENT
-        best = NO_ANNOUNCEMENT
         teams, announcements = self.teams, self.announcements
-        for s in range(PLAYERS):
-            if teams[s] == team and announcements[s]:
-                best = max(best, announcements[s][-1][0])
+        if not any(announcements):
+            return NO_ANNOUNCEMENT
+        best = NO_ANNOUNCEMENT
+        seat = 0
+        for made in announcements:
+            if made and teams[seat] == team:
+                last = made[-1][0]
+                if last > best:
+                    best = last
+            seat += 1
         return best
 
     def announcementValid(self, seat: Seat, announcement: int) -> int:
@@ -1570,18 +1593,43 @@ class DoppelkopfGame:
         return announcement if valid else NO_ANNOUNCEMENT
 
     def validAnnouncements(self, seat: Seat) -> tuple[int, ...]:
-        if (self.phase != PLAYING or self.teams[seat] is None
+        # L{_announcing} and L{_announcementValid} inline for the cases of
+        # most steps: too late for any, or for all but a reply.
+        team = self.teams[seat]
+        if (self.phase != PLAYING or team is None
                 or self.trickCount - len(self.tricks) < self._lastAnnouncement):
             return ()
-        announcing = self._announcing(seat)
-        if announcing is None:
+        gameType = self.gameType
+        if gameType == MARRIAGE and self.selector is not None:
             return ()
-        team, last, held = announcing
-        if last == NO_ANNOUNCEMENT and held < self._limits[NO120]:
+        # L{teamAnnouncement} of both teams in one pass
+        last = opposite = NO_ANNOUNCEMENT
+        announcements = self.announcements
+        if any(announcements):
+            teams = self.teams
+            other = _opposite(team)
+            s = 0
+            for said in announcements:
+                if said:
+                    if teams[s] == team:
+                        if said[-1][0] > last:
+                            last = said[-1][0]
+                    elif teams[s] == other and said[-1][0] > opposite:
+                        opposite = said[-1][0]
+                s += 1
+        if last == REPLY:
+            return ()
+        held = len(self.hands[seat])
+        if self.determination and gameType in (MARRIAGE, MARRIAGE_SOLO):
+            held += self.determination - 1
+        limits = self._limits
+        if last == NO_ANNOUNCEMENT and held < limits[NO120]:
             # Too late for re or contra, so for every announcement above it
             # (each needs the one below): a reply, at most.
-            reply = self._announcementValid(seat, NO120, team, last, held, None)
-            return (reply,) if reply else ()
+            if not self._replies:
+                return ()
+            return (REPLY,) if held + 1 >= limits.get(opposite, 10**6) else ()
+        announcing = (team, last, held)
         found = []
         made: int | None = None
         for a in (NO120, NO90, NO60, NO30, NO0):
@@ -2064,8 +2112,13 @@ class SeatView:
     def order(self) -> CardOrder:
         if self._order is _UNSET:
             game = self._game
-            self._order = _viewOrder(self.gameType, self.rules, game.swinesOwner,
-                                     game.hyperswinesOwner)
+            gameType = self.gameType
+            if game.phase == PLAYING and gameType == game.gameType:
+                # the game's own order, made by the same call (L{DoppelkopfGame._setOrder})
+                self._order = game.order
+            else:
+                self._order = _viewOrder(gameType, self.rules, game.swinesOwner,
+                                         game.hyperswinesOwner)
         return self._order
 
 
@@ -2116,6 +2169,56 @@ _HAND_PLACES = tuple(_handPlaces(count) for count in range(25))
 
 _PLAY_REQUESTS: dict[tuple[Seat, int, tuple[int, ...] | None, int], RequestedAction] = {}
 """L{DoppelkopfParty._playRequest}'s requests, by seat, hand size, lit places and buttons."""
+
+_ASK_REQUESTS: dict[tuple[str, Seat, int], tuple[RequestedAction, ...]] = {}
+"""
+The requests of a reservation and of a poverty answer, by phase, seat and
+number of buttons (L{DoppelkopfParty._askRequest}; a few dozen at most).
+"""
+
+
+@functools.lru_cache(maxsize=64)
+def _reservationRules(rules: Rules) -> tuple[bool, bool, bool, tuple[tuple[bool, int], ...], int]:
+    """
+    What L{_reservationCount} reads of ``rules``: normal with swines offered,
+    a marriage's selector, a poverty, each throw (nines, kings, both)
+    allowed with its least count, and how many soli are allowed.
+    """
+    return (rules.flag("swines") and rules.flag("swines announcement begin"),
+            any(rules.flag(SELECTOR_RULES[x]) for x in SELECTORS),
+            rules.flag("poverty"),
+            tuple((ruleAllows(rules, kind), rules.number(rule, least)) for kind, rule, least in (
+                (THROWN_NINES, "min number of throwing nines", 5),
+                (THROWN_KINGS, "min number of throwing kings", 5),
+                (THROWN_NINES_AND_KINGS, "min number of throwing nines and kings", 7))),
+            sum(1 for solo in REAL_SOLI if ruleAllows(rules, solo)))
+
+
+def _reservationCount(hand: Sequence[str], rules: Rules) -> int:
+    """
+    ``len(party._reservationsOffered(seat, counting=True))`` for ``hand``:
+    the reservations offered, counted without making them.
+    """
+    swines, marriage, poverty, throws, soli = _reservationRules(rules)
+    count = 1 + soli
+    if swines and hand.count("diamond ace") == 2:
+        count += 1
+    if marriage and hand.count(CLUB_QUEEN) == 2:
+        count += 1
+    if poverty and hasPoverty(hand, rules):
+        count += 1
+    values = _VALUE_OF
+    nines = kings = 0
+    for c in hand:
+        value = values[c]
+        if value == "nine":
+            nines += 1
+        elif value == "king":
+            kings += 1
+    (ninesAllowed, leastNines), (kingsAllowed, leastKings), (bothAllowed, leastBoth) = throws
+    count += ((ninesAllowed and nines >= leastNines) + (kingsAllowed and kings >= leastKings)
+              + (bothAllowed and nines + kings >= leastBoth))
+    return count
 
 
 class DoppelkopfParty:
@@ -2342,14 +2445,13 @@ class DoppelkopfParty:
         game = self.game
         phase = game.phase
         if phase == PLAYING:
-            return (min(4, len(game.validAnnouncements(seat))) + game.swinesValid(seat)
-                    + game.hyperswinesValid(seat))
+            return game.playButtons(seat)
         if phase == POVERTY_ANSWER:
             return 2
         if phase in (POVERTY_SHIFT, POVERTY_RETURN):
             return 1
         if phase == RESERVING and not self.over and seat == game.turn:
-            return 1 + len(self._reservationsOffered(seat, counting=True))
+            return 1 + _reservationCount(game.hands[seat], self.rules)
         return len(self.choices(seat, suggest=False))
 
     def _validAnnouncements(self, seat: Seat) -> tuple[int, ...]:
@@ -2365,15 +2467,14 @@ class DoppelkopfParty:
         phase = self.game.phase
         if phase == PLAYING:
             return (self._playRequest(seat, self._buttonCount(seat)),)
-        buttons = _buttonZones(self._buttonCount(seat))
-        if phase == RESERVING:
-            return (RequestedAction(seat, "CLICK", zones=buttons, buttons=("LEFT",),
-                                    prompt="click your reservation"),
-                    RequestedAction(seat, "TEXT", regex=RESERVATION_REGEX, max_length=64,
-                                    prompt="type a reservation (such as: marriage, first trump)"))
-        if phase == POVERTY_ANSWER:
-            return (RequestedAction(seat, "CLICK", zones=buttons, buttons=("LEFT",),
-                                    prompt="take the poverty's cards or refuse them"),)
+        count = self._buttonCount(seat)
+        if phase in (RESERVING, POVERTY_ANSWER):
+            key = (phase, seat, count)
+            kept = _ASK_REQUESTS.get(key)
+            if kept is None:
+                kept = _ASK_REQUESTS[key] = self._askRequest(phase, seat, count)
+            return kept
+        buttons = _buttonZones(count)
         game = self.game
         if phase == POVERTY_SHIFT:
             count = povertyCardCount(game.hands[seat], self.rules)
@@ -2385,6 +2486,19 @@ class DoppelkopfParty:
                                 prompt="use the suggested cards"),
                 RequestedAction(seat, "TEXT", regex=CARDS_REGEX, max_length=200,
                                 pick=self._pick(seat, count), prompt=what))
+
+    @staticmethod
+    def _askRequest(phase: str, seat: Seat,
+                    count: int) -> tuple[RequestedAction, ...]:
+        """A reservation's or a poverty answer's request, with ``count`` buttons."""
+        buttons = _buttonZones(count)
+        if phase == RESERVING:
+            return (RequestedAction(seat, "CLICK", zones=buttons, buttons=("LEFT",),
+                                    prompt="click your reservation"),
+                    RequestedAction(seat, "TEXT", regex=RESERVATION_REGEX, max_length=64,
+                                    prompt="type a reservation (such as: marriage, first trump)"))
+        return (RequestedAction(seat, "CLICK", zones=buttons, buttons=("LEFT",),
+                                prompt="take the poverty's cards or refuse them"),)
 
     def _playRequest(self, seat: Seat, buttons: int) -> RequestedAction:
         """
@@ -2562,13 +2676,21 @@ class DoppelkopfParty:
             queens = queens | {(game.leader + i) % PLAYERS for i, c in enumerate(trick)
                                if c == CLUB_QUEEN}
         announcements, known = game.announcements, game.teams
-        teams: list[str | None] = [
-            known[s] if s == seat or s in queens or announcements[s] else None
-            for s in range(PLAYERS)]
-        if not silent:
-            for team in (RE, CONTRA):
-                if teams.count(team) == 2:
-                    teams = [t if t is not None else _opposite(team) for t in teams]
+        teams: list[str | None] = [None] * PLAYERS
+        re = contra = hidden = 0
+        for s in range(PLAYERS):
+            if s == seat or s in queens or announcements[s]:
+                team = teams[s] = known[s]
+                if team == RE:
+                    re += 1
+                elif team == CONTRA:
+                    contra += 1
+            else:
+                hidden += 1
+        if hidden and not silent and (re == 2 or contra == 2):
+            # two of a team shown: the others are of the other team
+            other = CONTRA if re == 2 else RE
+            return tuple(t if t is not None else other for t in teams)
         return tuple(teams)
 
     def _queensShown(self) -> frozenset[Seat]:
@@ -3078,6 +3200,16 @@ def eventWords(events: Iterable[Event]) -> str:
     played ♣Q; player 3 won the trick: 25 points"): only public events are
     read, so no hand and no secret (a silent marriage) is ever told.
     """
+    if type(events) is tuple and len(events) == 1:
+        # most steps: one card played
+        event = events[0]
+        data = event.data
+        if event.kind == "card" and event.audience is None and type(data) is dict:
+            seat, card = data.get("seat"), data.get("card")
+            if type(seat) is int and type(card) is str:
+                played = _PLAYED_WORDS.get((seat, card))
+                if played is not None:
+                    return played
     words: list[str] = []
     for event in events:
         if event.audience is not None:
