@@ -28,9 +28,9 @@ engine
       Until 2026-11-26 this player built the full view first (``view``
       below): figures from before then include the view;
     - ``view`` (not run by default): ``doppelkopfBot(party.view(seat),
-      seat)``, the full view built for the bot (what the server's bots and
-      the library's children do); the view, the bot and ``party.act`` are
-      timed apart;
+      seat)``, the full view built for the bot (what the library's children
+      do; the server's bots read theirs from the party, as ``bot``); the
+      view, the bot and ``party.act`` are timed apart;
     - ``first``: a trivial player, no view: ``normal`` for each
       reservation, the first of ``party.game.legalCardsFor(seat)`` for each
       card (the rules engine's own cost, ``party.act`` included).

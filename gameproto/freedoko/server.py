@@ -54,6 +54,7 @@ from gameproto.games.doppelkopf import (
     DoppelkopfParty,
     DoppelkopfView,
     Rules,
+    SeatView,
     announcementNumber,
     doppelkopfBot,
 )
@@ -788,17 +789,40 @@ class FreeDokoBot(BotSeat):
         answer (L{FreeDokoRoom.askedEarly}): such a child takes that old
         answer for the new one.
         """
-        if isinstance(view, DoppelkopfView) and view.phase == doppelkopf.POVERTY_ANSWER:
+        if (isinstance(view, (DoppelkopfView, SeatView))
+                and view.phase == doppelkopf.POVERTY_ANSWER):
             last = self.room.povertyAnswers.get(seat)
             if last is not None and self.room.askedEarly(seat):
                 return {"poverty accepted": last}
         return doppelkopfBot(view, seat)  # type: ignore[arg-type]
 
+    def decide(self, table: Table, seat: Seat) -> JSON:
+        """
+        L{choose} for ``seat`` at ``table``, given the seat's view as the
+        party's L{DoppelkopfParty.botAction} reads it (L{SeatView}: the same
+        action as with the full view, which is not built).
+        """
+        party = table.engine
+        if isinstance(party, DoppelkopfParty):
+            return self.choose(SeatView(party, seat), seat)
+        return self.choose(party.view(seat), seat)
+
     def _play(self, table: Table, seat: Seat, turn: int) -> None:
+        """
+        L{BotSeat._play} (this bot never paces itself), after the barrier,
+        with the move from L{decide} rather than from a view built for it.
+        """
         if self.room.barrierUp():
             self.room.afterBarrier(lambda: self._play(table, seat, turn))
             return
-        super()._play(table, seat, turn)
+        if (table.finished or table.holders[seat] is not self or seat not in table.waiting
+                or table.turn != turn):
+            return
+        outcome = table.act(seat, self.decide(table, seat))
+        if isinstance(outcome, Errors) and not table.finished:
+            log.error("game {id}: bot in seat {seat} made a refused move {errors}, resigning",
+                      id=table.id, seat=seat, errors=outcome.asJSON())
+            table.resign(seat)
 
 
 class FreeDokoRoom(Room):
@@ -977,6 +1001,14 @@ def seedNotice(children: Sequence[str]) -> str:
             "sent the party's seed: every hand follows from it, yours too")
 
 
+def _playForGuest(table: Table, seat: Seat) -> object:
+    """A guest's move past its time: the engine's bot, read from the party (its botAction)."""
+    party = table.engine
+    if isinstance(party, DoppelkopfParty):
+        return table.act(seat, party.botAction(seat))
+    return table.playFor(seat, doppelkopfBot)
+
+
 class FreeDokoGuestSeat(GuestSeat):
     """
     A guest's seat at a FreeDoko table (its protocol's time rule: past the
@@ -988,7 +1020,7 @@ class FreeDokoGuestSeat(GuestSeat):
 
     def __init__(self, guest: Guest, timeout: float) -> None:
         super().__init__(guest, lambda table, seat: timeout,
-                         lambda table, seat: table.playFor(seat, doppelkopfBot))
+                         _playForGuest)
         self.notice: str | None = None
         """The words for the guest (None: not yet seated, or no FreeDoko child there)."""
         self._seated = False
