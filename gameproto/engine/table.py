@@ -564,11 +564,18 @@ class BotSeat:
                 )
                 table.resign(seat)
 
-        outcome = table.playFor(seat, self.bot)
+        outcome = table.act(seat, self.decide(table, seat))
         if isinstance(outcome, Deferred):
             outcome.addCallback(check)
         else:
             check(outcome)
+
+    def decide(self, table: Table, seat: Seat) -> JSON:
+        """
+        The move for ``seat``: the bot's answer to the seat's view (a
+        subclass may give the bot what it reads some cheaper way).
+        """
+        return self.bot(table.engine.view(seat), seat)
 
     def timedOut(self, table: Table, seat: Seat) -> None:
         pass

@@ -808,21 +808,11 @@ class FreeDokoBot(BotSeat):
         return self.choose(party.view(seat), seat)
 
     def _play(self, table: Table, seat: Seat, turn: int) -> None:
-        """
-        L{BotSeat._play} (this bot never paces itself), after the barrier,
-        with the move from L{decide} rather than from a view built for it.
-        """
+        """L{BotSeat._play}, after the barrier."""
         if self.room.barrierUp():
             self.room.afterBarrier(lambda: self._play(table, seat, turn))
             return
-        if (table.finished or table.holders[seat] is not self or seat not in table.waiting
-                or table.turn != turn):
-            return
-        outcome = table.act(seat, self.decide(table, seat))
-        if isinstance(outcome, Errors) and not table.finished:
-            log.error("game {id}: bot in seat {seat} made a refused move {errors}, resigning",
-                      id=table.id, seat=seat, errors=outcome.asJSON())
-            table.resign(seat)
+        super()._play(table, seat, turn)
 
 
 class FreeDokoRoom(Room):
