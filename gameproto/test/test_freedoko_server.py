@@ -18,7 +18,7 @@ from twisted.python import usage
 from twisted.python.failure import Failure
 from twisted.trial.unittest import SynchronousTestCase
 
-from gameproto.engine.contract import JSON
+from gameproto.engine.contract import JSON, Seat
 from gameproto.engine.hub import Hub
 from gameproto.engine.record import MemoryRecordStore, RecordStore
 from gameproto.engine.store import SQLiteRecordStore
@@ -334,6 +334,28 @@ class PartyTests(SynchronousTestCase):
         dealt = dealHands(party.seed, 0)
         self.assertEqual(hands, [wire.GameHand(0, tuple(card(c) for c in dealt[0]))],
                          "only the child's own hand, dealt by FreeDoko's generator")
+
+    def test_botsDecideAsWithTheView(self) -> None:
+        """
+        The server's bots read their seat from the party (L{FreeDokoBot.decide}):
+        every move is the one they would choose given the seat's full view.
+        """
+        decided: list[tuple[JSON, JSON]] = []
+        decide = FreeDokoBot.decide
+
+        def checked(bot: FreeDokoBot, table: Table, seat: Seat) -> JSON:
+            viewed = bot.choose(table.engine.view(seat), seat)
+            move = decide(bot, table, seat)
+            decided.append((move, viewed))
+            return move
+
+        self.patch(FreeDokoBot, "decide", checked)
+        harness, (child,) = self.start("Anna")
+        table = harness.table()
+        harness.play([child])
+        self.assertTrue(table.finished)
+        self.assertGreater(len(decided), 3 * 12)
+        self.assertEqual([move for move, _ in decided], [viewed for _, viewed in decided])
 
     def test_wholeParty(self) -> None:
         """One child and three bots play the party to ``party: finish``; then it closes."""
