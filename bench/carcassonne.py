@@ -76,8 +76,7 @@ from bench.harness import (
     addTable,
     connect,
     cpuSeconds,
-    echoBaseline,
-    echoRatio,
+    echoPhase,
     echoRows,
     fmt,
     machineBusy,
@@ -488,14 +487,7 @@ async def runAll(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         # The echo carries the largest run's connections, each message the
         # size of that run's mean message, one at a time on each.
         last = results["net"][-1] if results.get("net") else None
-        connections = args.players * max(args.rooms)
-        size = round(last["bytes_per_move"] / last["messages_per_move"]) \
-            if last and last["messages_per_move"] else 24
-        print(f"[{time.strftime('%H:%M:%S')}] bare echo, {connections} connections...",
-              file=sys.stderr, flush=True)
-        results["echo"] = await echoBaseline(args, work, connections, size, args.echo_seconds)
-        for r in results.get("net", []):
-            r["echo_ratio"] = echoRatio(r["server_cpu_us_per_message"], results["echo"])
+        await echoPhase(args, work, results, args.players * max(args.rooms), last, "move")
     return results
 
 

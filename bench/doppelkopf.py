@@ -112,8 +112,7 @@ from bench.harness import (
     addTable,
     connect,
     cpuSeconds,
-    echoBaseline,
-    echoRatio,
+    echoPhase,
     echoRows,
     fmt,
     machineBusy,
@@ -167,66 +166,17 @@ def newParty(rounds: int, seed: int) -> DoppelkopfParty:
     return party
 
 
-def playBot(party: DoppelkopfParty, timing: list[float]) -> int:
-    """Play ``party`` to its end with the engine's bot, read from the party, in every seat."""
-    actions = 0
-    instructions = party.instructions()
-    while not instructions.game_state.gameover:
-        seat = instructions.requested_actions[0].player
-        t1 = cpu()
-        action = party.botAction(seat)
-        t2 = cpu()
-        outcome = party.act(seat, action)
-        t3 = cpu()
-        timing[1] += t2 - t1
-        timing[2] += t3 - t2
-        if isinstance(outcome, Errors):
-            raise RuntimeError(f"the engine refused its bot's {action}: {outcome.asJSON()}")
-        instructions = outcome
-        actions += 1
-    return actions
-
-
-def playView(party: DoppelkopfParty, timing: list[float]) -> int:
-    """Play ``party`` to its end with the engine's bot, given each full view, in every seat."""
-    actions = 0
-    instructions = party.instructions()
-    while not instructions.game_state.gameover:
-        seat = instructions.requested_actions[0].player
-        t0 = cpu()
-        view = party.view(seat)
-        t1 = cpu()
-        action = doppelkopfBot(view, seat)
-        t2 = cpu()
-        outcome = party.act(seat, action)
-        t3 = cpu()
-        timing[0] += t1 - t0
-        timing[1] += t2 - t1
-        timing[2] += t3 - t2
-        if isinstance(outcome, Errors):
-            raise RuntimeError(f"the engine refused its bot's {action}: {outcome.asJSON()}")
-        instructions = outcome
-        actions += 1
-    return actions
-
-
-def playFirst(party: DoppelkopfParty, timing: list[float]) -> int:
+def playWith(party: DoppelkopfParty, timing: list[float],
+             decide: Callable[[DoppelkopfParty, int, list[float]], Any]) -> int:
     """
-    Play ``party`` with a trivial player: ``normal`` for every reservation,
-    the first legal card for every card (the bot for a poverty, which
-    ``normal`` reservations never make).
+    Play ``party`` to its end, ``decide`` giving each seat's action (and
+    adding its own times to ``timing``), ``party.act`` timed as ``timing[2]``.
     """
     actions = 0
     instructions = party.instructions()
     while not instructions.game_state.gameover:
         seat = instructions.requested_actions[0].player
-        game = party.game
-        if game.phase == RESERVING:
-            action: Any = {"reservation": "normal"}
-        elif game.phase == PLAYING:
-            action = {"card": game.legalCardsFor(seat)[0]}
-        else:
-            action = doppelkopfBot(party.view(seat), seat)
+        action = decide(party, seat, timing)
         t0 = cpu()
         outcome = party.act(seat, action)
         timing[2] += cpu() - t0
@@ -235,6 +185,54 @@ def playFirst(party: DoppelkopfParty, timing: list[float]) -> int:
         instructions = outcome
         actions += 1
     return actions
+
+
+def botFromParty(party: DoppelkopfParty, seat: int, timing: list[float]) -> Any:
+    """The engine's bot, read from the party (timed as ``timing[1]``)."""
+    t0 = cpu()
+    action = party.botAction(seat)
+    timing[1] += cpu() - t0
+    return action
+
+
+def botFromView(party: DoppelkopfParty, seat: int, timing: list[float]) -> Any:
+    """The engine's bot given the full view (the view timed as ``timing[0]``, the bot as ``[1]``)."""
+    t0 = cpu()
+    view = party.view(seat)
+    t1 = cpu()
+    action = doppelkopfBot(view, seat)
+    timing[0] += t1 - t0
+    timing[1] += cpu() - t1
+    return action
+
+
+def firstLegal(party: DoppelkopfParty, seat: int, timing: list[float]) -> Any:
+    """
+    A trivial player: ``normal`` for every reservation, the first legal card
+    for every card (the bot for a poverty, which ``normal`` reservations
+    never make).
+    """
+    game = party.game
+    if game.phase == RESERVING:
+        return {"reservation": "normal"}
+    if game.phase == PLAYING:
+        return {"card": game.legalCardsFor(seat)[0]}
+    return doppelkopfBot(party.view(seat), seat)
+
+
+def playBot(party: DoppelkopfParty, timing: list[float]) -> int:
+    """Play ``party`` to its end with the engine's bot, read from the party, in every seat."""
+    return playWith(party, timing, botFromParty)
+
+
+def playView(party: DoppelkopfParty, timing: list[float]) -> int:
+    """Play ``party`` to its end with the engine's bot, given each full view, in every seat."""
+    return playWith(party, timing, botFromView)
+
+
+def playFirst(party: DoppelkopfParty, timing: list[float]) -> int:
+    """Play ``party`` to its end with the trivial player (L{firstLegal}) in every seat."""
+    return playWith(party, timing, firstLegal)
 
 
 PLAYERS_: dict[str, Callable[[DoppelkopfParty, list[float]], int]] = {
@@ -710,14 +708,7 @@ async def runAll(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         # run's mean size, one at a time on each.
         children = [r for r in results.get("net", []) if r["mode"] == "children"]
         last = children[-1] if children else None
-        connections = 4 * max(args.tables)
-        size = round(last["bytes_per_game"] / last["messages_per_game"]) \
-            if last and last["messages_per_game"] else 24
-        print(f"[{time.strftime('%H:%M:%S')}] bare echo, {connections} connections...",
-              file=sys.stderr, flush=True)
-        results["echo"] = await echoBaseline(args, work, connections, size, args.echo_seconds)
-        for r in results.get("net", []):
-            r["echo_ratio"] = echoRatio(r["server_cpu_us_per_message"], results["echo"])
+        await echoPhase(args, work, results, 4 * max(args.tables), last, "game")
     return results
 
 

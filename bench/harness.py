@@ -433,6 +433,23 @@ def echoRatio(usPerMessage: float | None, echo: dict[str, Any] | None) -> float 
     return usPerMessage / echo["server_cpu_us_per_message"]
 
 
+async def echoPhase(args: argparse.Namespace, work: Path, results: dict[str, Any],
+                    connections: int, last: dict[str, Any] | None, per: str) -> None:
+    """
+    The echo phase of a benchmark: ``connections`` connections of the bare
+    echo, each message the mean size of the run ``last`` (its
+    ``bytes_per_PER`` over its ``messages_per_PER``; 24 bytes without one),
+    one at a time on each; then each ``net`` run's ratio to it.
+    """
+    size = round(last[f"bytes_per_{per}"] / last[f"messages_per_{per}"]) \
+        if last and last[f"messages_per_{per}"] else 24
+    print(f"[{time.strftime('%H:%M:%S')}] bare echo, {connections} connections...",
+          file=sys.stderr, flush=True)
+    results["echo"] = await echoBaseline(args, work, connections, size, args.echo_seconds)
+    for r in results.get("net", []):
+        r["echo_ratio"] = echoRatio(r["server_cpu_us_per_message"], results["echo"])
+
+
 def echoRows(echo: dict[str, Any]) -> list[tuple[str, Any]]:
     """The report's rows of an L{echoBaseline}."""
     return [
