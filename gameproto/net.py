@@ -468,9 +468,10 @@ class WireProtocol(Protocol):
         outbox = self._outbox
         if outbox is not None and (self._outgoing is not None or outbox.holding):
             if self._outgoing is None:
-                self._outgoing = []
-                outbox.hold(self)
-            self._outgoing.append(data)
+                self._outgoing = [data]
+                outbox.hold(self)  # (which may send it at once)
+            else:
+                self._outgoing.append(data)
             return
         if self._writesBlocked and self._limits is not None:
             self.writeBacklog += len(data)

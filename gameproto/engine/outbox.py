@@ -38,12 +38,24 @@ class Outbox:
     """
     The commits of one reactor turn and the connections whose writes wait
     for them.  L{commitLater} starts holding; L{flush} (on the clock right
-    after the turn, or sooner when a connection closes) commits, then
-    lets each waiting connection send, in the order they began to wait.
+    after the turn, sooner when a connection closes, or as soon as
+    C{maxHeld} connections wait) commits, then lets each waiting connection
+    send, in the order they began to wait.
     """
 
-    def __init__(self, clock: IReactorTime) -> None:
+    def __init__(self, clock: IReactorTime, maxHeld: int = 64) -> None:
+        """
+        ``maxHeld``: how many connections may wait for one commit.  A busy
+        reactor turn reads many players' messages; the first ones told
+        should not wait for the whole turn's work: past that many, the
+        turn's writes so far are committed and sent at once, and the rest
+        of the turn waits for another commit (one commit every C{maxHeld}
+        connections told costs little beside what they are sent).
+        """
+        if maxHeld < 1:
+            raise ValueError(f"maxHeld must be at least 1, got {maxHeld}")
         self._clock = clock
+        self.maxHeld = maxHeld
         self._commits: list[Callable[[], None]] = []
         self._waiting: list[HeldWrites] = []
         self._call: IDelayedCall | None = None
@@ -65,8 +77,13 @@ class Outbox:
             self._call = self._clock.callLater(0, self.flush)
 
     def hold(self, connection: HeldWrites) -> None:
-        """``connection`` has writes waiting (told once, at its first)."""
+        """
+        ``connection`` has writes waiting (told once, at its first, which it
+        holds already): flushed now if it is the C{maxHeld}th to wait.
+        """
         self._waiting.append(connection)
+        if len(self._waiting) >= self.maxHeld:
+            self.flush()
 
     def flush(self) -> None:
         """

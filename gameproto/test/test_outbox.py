@@ -151,6 +151,39 @@ class BatchedCommitTests(SynchronousTestCase):
             self.assertEqual(setup.committedActions(game), 1)
             self.assertEqual(bob.last("instructions")["turn"], 1)
 
+    def test_atMostMaxHeldWait(self) -> None:
+        """
+        Once C{maxHeld} connections wait for a turn's commit, the turn's
+        writes so far are committed and sent at once (the last one's
+        included); what the rest of the turn writes waits for another commit.
+        """
+        setup = Setup(self)
+        games = [setup.game() for _ in range(3)]
+        setup.hub.outbox.maxHeld = 3
+        flushes = setup.hub.outbox.flushes
+        (alice1, bob1, game1), (alice2, bob2, game2), (alice3, bob3, game3) = games
+        alice1.click()  # alice1 and bob1 wait
+        self.assertEqual((alice1.transport.value(), bob1.transport.value()), (b"", b""))
+        self.assertEqual(setup.committedActions(game1), 0)
+        alice2.click()  # the third to wait: the commit, then all sent
+        self.assertEqual(setup.hub.outbox.flushes, flushes + 1)
+        self.assertEqual((setup.committedActions(game1), setup.committedActions(game2)), (1, 1))
+        for player in (alice1, bob1, alice2, bob2):
+            self.assertEqual(player.last("instructions")["turn"], 1)
+        alice3.click()  # the same turn goes on: waiting again
+        self.assertEqual((alice3.transport.value(), bob3.transport.value()), (b"", b""))
+        self.assertEqual(setup.committedActions(game3), 0)
+        setup.clock.advance(0)
+        self.assertEqual(setup.hub.outbox.flushes, flushes + 2)
+        self.assertEqual(setup.committedActions(game3), 1)
+        self.assertEqual(bob3.last("instructions")["turn"], 1)
+
+    def test_maxHeldAtLeastOne(self) -> None:
+        """An outbox where no connection could wait is refused."""
+        with self.assertRaises(ValueError):
+            Outbox(Clock(), maxHeld=0)
+        self.assertEqual(Outbox(Clock()).maxHeld, 64)
+
     def test_aTurnsMessagesInOneWrite(self) -> None:
         """What a connection is sent in one turn leaves in one write, in order."""
         setup = Setup(self)
