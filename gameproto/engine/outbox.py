@@ -6,7 +6,8 @@ Committing each write alone costs a commit (whole pages appended to
 SQLite's write-ahead log) per action; a store that batches its writes
 (L{gameproto.engine.store.SQLiteRecordStore.batchCommits}) instead opens one
 transaction for all the writes of a reactor turn and asks the hub's
-L{Outbox} to commit it right after the turn.  Meanwhile whatever the
+L{Outbox} to commit it right after the turn (or sooner, once
+L{Outbox.maxHeld} connections wait for it).  Meanwhile whatever the
 connections write (L{gameproto.net.WireProtocol.writeData}) waits in them,
 and goes out once the commit is done: every message telling of an action
 leaves after the action is committed (in the operating system's hands: a
