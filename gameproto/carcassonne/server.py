@@ -403,6 +403,17 @@ class CarcassonneGame:
         self.rulesGone = False
         """Whether the rules stopped following the board (a relayed move broke them)."""
         self._deadline = Deadline(server.clock)
+        """The time of the move (from the TOKEN), or of a bot's delay."""
+        self._ackDeadline = Deadline(server.clock)
+        """The time of the answers to a relayed move."""
+        self._timing: str | None = None
+        """
+        Which time counts now: "move", "acks", "bot", or None (none).  A time
+        that stops counting is left to lapse, not cancelled: its expiry is
+        ignored, and the next move's (or answers') time pushes the same call
+        back, so that a move costs the reactor no call cancelled and none
+        scheduled.  The game's end cancels both.
+        """
         self._begun = False
         """Whether the turn machine heard the table's first news (``begin``)."""
         self.turn: TurnInputs = TurnMachine(self)
@@ -514,7 +525,8 @@ class CarcassonneGame:
         if isinstance(holder, CarcassonneBot):
             self.startBot(seat)
             return
-        self._deadline.start(settings.timeout, self.turn.timedOut)
+        self._timing = "move"
+        self._deadline.start(settings.timeout, self._moveExpired)
         if isinstance(holder, CarcassonnePlayer):
             holder.send(wire.Token(token))
         elif isinstance(holder, CarcassonneGuestSeat):
@@ -568,12 +580,13 @@ class CarcassonneGame:
         return frozenset(awaiting)
 
     def awaitAcks(self) -> None:
-        self._deadline.start(self.server.settings.ackTimeout, self.turn.timedOut)
+        self._timing = "acks"
+        self._ackDeadline.start(self.server.settings.ackTimeout, self._acksExpired)
 
     def moveAccepted(self, mover: Seat) -> None:
-        # The answers' time is not stopped here: the next TOKEN (or bot, or
-        # guest) restarts the same call for its move, and the game's end
-        # cancels it, both before the reactor runs again.
+        # The answers' time is left as it is here: the next TOKEN (or bot,
+        # or guest) takes the timing over, and the game's end cancels it,
+        # both before the reactor runs again.
         holder = self.table.holders[mover]
         if isinstance(holder, CarcassonnePlayer) and mover not in self.gone:
             holder.send(wire.MoveAck())
@@ -604,7 +617,9 @@ class CarcassonneGame:
                         else "the pile is empty")
 
     def wrapUp(self, reason: str | None) -> None:
+        self._timing = None
         self._deadline.cancel()
+        self._ackDeadline.cancel()
         for _, player in self.connections():
             player.gameOver()
         for holder in self.table.holders:
@@ -634,7 +649,8 @@ class CarcassonneGame:
 
     def startBot(self, seat: Seat) -> None:
         self._deadline.cancel()  # a new call: moving a pending one sooner searches the heap
-        self._deadline.start(self.server.settings.botDelay, self.turn.botReady)
+        self._timing = "bot"
+        self._deadline.start(self.server.settings.botDelay, self._botExpired)
 
     def botPlays(self, seat: Seat) -> None:
         table = self.table
@@ -665,7 +681,19 @@ class CarcassonneGame:
                 holder.guest.aborted(self.table, seat, "too slow: the seat was given up")
 
     def cancelTimer(self) -> None:
-        self._deadline.cancel()
+        self._timing = None  # the pending call lapses (see _timing)
+
+    def _moveExpired(self) -> None:
+        if self._timing == "move":
+            self.turn.timedOut()
+
+    def _acksExpired(self) -> None:
+        if self._timing == "acks":
+            self.turn.timedOut()
+
+    def _botExpired(self) -> None:
+        if self._timing == "bot":
+            self.turn.botReady()
 
 
 # -- the matchmaker ------------------------------------------------------------------

@@ -463,6 +463,56 @@ class TimeTests(SynchronousTestCase):
         self.assertTrue(b.closed)
         self.assertEqual(a.received(), [wire.MoveAck(), wire.Close(2)])  # a bot takes its seat
 
+    def test_moveTimeLapsesDuringAcks(self) -> None:
+        """
+        The move's time stops counting once the move is relayed: a move made
+        a second before its time runs out leaves the answers their whole
+        ``ackTimeout``, and nobody is removed when the move's time passes.
+        """
+        (a, b, c), token = self.start(3)
+        self.clock.advance(self.settings.timeout - 1)
+        a.say(wireMove(token))
+        b.say(wire.MoveAck())
+        self.clock.advance(self.settings.ackTimeout - 1)
+        self.assertFalse(any(conn.closed for conn in (a, b, c)))
+        self.assertEqual(self.turnState(), "acks")
+        c.say(wire.MoveAck())
+        self.assertEqual(a.received(), [wire.MoveAck()])
+        self.assertEqual(self.turnState(), "moving")
+        # The next holder (b) has its whole time; the answers' time lapses.
+        self.clock.advance(self.settings.timeout - 1)
+        self.assertFalse(any(conn.closed for conn in (a, b, c)))
+        self.clock.advance(1)
+        self.assertTrue(b.closed)
+        self.assertFalse(a.closed or c.closed)
+
+    def test_movesScheduleNoCalls(self) -> None:
+        """
+        Move after move, the turn's times push the same pending calls back:
+        none is cancelled and none is scheduled (the reactor's heap stays
+        as it is), and each time still counts only while it should.
+        """
+        conns, token = self.start(2)
+        before: list[object] | None = None
+        for move in range(8):
+            mover, other = conns[move % 2], conns[1 - move % 2]
+            self.clock.advance(1)
+            mover.say(wire.Move(0, "tile-u", 72, 73 + move, "N", None, token))
+            other.say(wire.MoveAck())
+            self.assertEqual(mover.received(), [wire.MoveAck()])
+            got = other.received()
+            self.assertEqual([type(m) for m in got], [wire.Move, wire.Token])
+            token = got[-1].token  # type: ignore[union-attr]
+            if before is None:  # the answers' time is there from the first move on
+                before = list(self.clock.getDelayedCalls())  # held: no id is reused
+        assert before is not None
+        self.assertEqual({id(call) for call in self.clock.getDelayedCalls()},
+                         {id(call) for call in before})
+        self.assertFalse(any(conn.closed for conn in conns))
+        self.assertEqual(self.turnState(), "moving")
+        self.clock.advance(self.settings.timeout)
+        self.assertTrue(conns[0].closed)  # the holder's time still counts
+
     def test_ackTimeoutRemoves(self) -> None:
         (a, b, c), token = self.start(3)
         a.say(wireMove(token))
