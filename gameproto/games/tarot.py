@@ -571,6 +571,39 @@ _REPLAY_EVENTS = tuple({answer: Event("replay", answer, seat) for answer in (Tru
                        for seat in range(PLAYERS))
 
 
+# The contract's instructions and game state of a step in a deal, made
+# without their attrs __init__: a new object, its slots written through
+# their descriptors, for half the instructions (the contract's classes
+# have no validator, converter or hook: a test checks it, and that the
+# objects are those __init__ makes).
+_newObject = object.__new__
+_setRequested = Instructions.__dict__["requested_actions"].__set__
+_setGameState = Instructions.__dict__["game_state"].__set__
+_setEvents = Instructions.__dict__["events"].__set__
+_setInitvalues = Instructions.__dict__["initvalues"].__set__
+_setScores = GameState.__dict__["scores"].__set__
+_setGameover = GameState.__dict__["gameover"].__set__
+_setText = GameState.__dict__["text"].__set__
+
+
+def _instructions(requested: tuple[RequestedAction, ...], scores: tuple[int, ...],
+                  text: str | None, events: tuple[Event, ...]) -> Instructions:
+    """
+    ``Instructions(requested, GameState(scores, False, text=text), events)``,
+    a step's in a deal.
+    """
+    state = _newObject(GameState)
+    _setScores(state, scores)
+    _setGameover(state, False)
+    _setText(state, text)
+    instructions = _newObject(Instructions)
+    _setRequested(instructions, requested)
+    _setGameState(instructions, state)
+    _setEvents(instructions, events)
+    _setInitvalues(instructions, None)
+    return instructions
+
+
 class TarotGame:
     """
     A table session of French Tarot under the engine contract: deals follow
@@ -602,8 +635,13 @@ class TarotGame:
         """Why the session is over, in words (once it is)."""
         self._stamp = 0
         """Counts the steps: what is cached below holds for one step only."""
-        self._hands: list[tuple[int, set[int], int, tuple[int, ...]] | None] = [None] * PLAYERS
-        """By seat: (step, its hand set, the set's size, the hand sorted)."""
+        self._hands: list[tuple[set[int], int, tuple[int, ...]] | None] = [None] * PLAYERS
+        """
+        By seat: (its hand set, the set's size, the hand sorted).  The
+        engine's own changes to a hand keep it (a card played takes the card
+        out of it) or drop it (the chien taken in, the discard); a hand
+        replaced, or changed in size, elsewhere is sorted again.
+        """
         self._legalCache: tuple[int, Seat, set[int], int, list[int], int, _Playable] | None = None
         """(step, seat, its hand set, the set's size, the trick's list, its size, what it may play)."""
         self._shown: tuple[tuple[int, ...] | None, tuple[int, ...]] = (None, ())
@@ -623,6 +661,7 @@ class TarotGame:
         self.dealer = (self.firstDealer + self.dealNumber - 1) % PLAYERS
         hands, chien = dealCards(self.seed, self.dealNumber, self.dealer)
         self.hands: list[set[int]] = [set(h) for h in hands]
+        self._hands = [(held, len(dealt), dealt) for held, dealt in zip(self.hands, hands)]
         self.dealt = hands
         self.chien = chien
         self.discard: tuple[int, ...] | None = None
@@ -703,6 +742,7 @@ class TarotGame:
         if best in (PETITE, GARDE):
             self._emit(Event("chien", list(self.chien)))
             self.hands[self.taker] |= set(self.chien)
+            self._hands[self.taker] = None
             self.phase = DISCARD
             self.turn = self.taker
         else:
@@ -715,6 +755,7 @@ class TarotGame:
     def _discard(self, seat: Seat, cards: Sequence[int]) -> None:
         self.discard = tuple(sorted(cards))
         self.hands[seat] -= set(cards)
+        self._hands[seat] = None
         self._emit(Event("discard", list(self.discard), seat, frozenset({seat})))
         trumps = [c for c in self.discard if isTrump(c)]
         self._words.append(f"player {seat + 1} discarded six cards"
@@ -723,8 +764,18 @@ class TarotGame:
             self._emit(Event("shown-trumps", trumps, seat))
         self._startPlay()
 
+    def _take(self, seat: Seat, card: int) -> None:
+        """``card`` out of ``seat``'s hand, and out of its sorted hand if kept."""
+        hand = self.hands[seat]
+        cached = self._hands[seat]
+        if cached is not None and cached[0] is hand and cached[1] == len(hand) and card in hand:
+            cards = cached[2]
+            at = bisect_left(cards, card)
+            self._hands[seat] = (hand, cached[1] - 1, cards[:at] + cards[at + 1:])
+        hand.discard(card)
+
     def _play(self, seat: Seat, card: int) -> None:
-        self.hands[seat].discard(card)
+        self._take(seat, card)
         self.trick[seat] = card
         self.played.append(card)
         self._events.append(_CARD_EVENTS[seat][card])  # _emit
@@ -846,12 +897,11 @@ class TarotGame:
                 and cached[5] == len(played)):
             return cached[6]
         sortedHand = self._hands[seat]  # as _sortedHand
-        if (sortedHand is not None and sortedHand[0] == self._stamp and sortedHand[1] is hand
-                and sortedHand[2] == len(hand)):
-            cards = sortedHand[3]
+        if sortedHand is not None and sortedHand[0] is hand and sortedHand[1] == len(hand):
+            cards = sortedHand[2]
         else:
             cards = tuple(sorted(hand))
-            self._hands[seat] = (self._stamp, hand, len(hand), cards)
+            self._hands[seat] = (hand, len(hand), cards)
         start, stop, excuse = _legalRun(cards, played)
         legal = cards[start:stop] + (EXCUSE,) if excuse else cards[start:stop]
         playable = (cards, legal, start, stop, excuse)
@@ -859,14 +909,13 @@ class TarotGame:
         return playable
 
     def _sortedHand(self, seat: Seat) -> tuple[int, ...]:
-        """``tuple(sorted(self.hands[seat]))``, sorted once a step."""
+        """``tuple(sorted(self.hands[seat]))``, kept as the hand changes."""
         hand = self.hands[seat]
         cached = self._hands[seat]
-        if (cached is not None and cached[0] == self._stamp and cached[1] is hand
-                and cached[2] == len(hand)):
-            return cached[3]
+        if cached is not None and cached[0] is hand and cached[1] == len(hand):
+            return cached[2]
         cards = tuple(sorted(hand))
-        self._hands[seat] = (self._stamp, hand, len(hand), cards)
+        self._hands[seat] = (hand, len(hand), cards)
         return cards
 
     def _handZones(self, seat: Seat, cards: Iterable[int]) -> tuple[Zone, ...]:
@@ -977,8 +1026,7 @@ class TarotGame:
         if phase == OVER:
             return Instructions(requested, self._state(), events)
         # _state, in a deal
-        return Instructions(requested, GameState(tuple(self.totals), False, text=text or None),
-                            events)
+        return _instructions(requested, tuple(self.totals), text or None, events)
 
     # -- the contract ------------------------------------------------------
 
@@ -994,6 +1042,24 @@ class TarotGame:
             if (value is not self and self.turn is not None and seat == self.turn
                     and type(value) is int and 0 <= value < len(DECK)
                     and value in self._playable(seat)[1]):  # legalCardsFor
+                played = self.played
+                if len(played) < PLAYERS - 1:
+                    # _play then _step, for a card that does not end the
+                    # trick (three in four): its one event and its words
+                    hand = self.hands[seat]  # _take: the sorted hand is kept
+                    cached = self._hands[seat]
+                    if cached is not None and cached[0] is hand and cached[1] == len(hand):
+                        cards = cached[2]
+                        at = bisect_left(cards, value)
+                        self._hands[seat] = (hand, cached[1] - 1, cards[:at] + cards[at + 1:])
+                    hand.discard(value)
+                    self.trick[seat] = value
+                    played.append(value)
+                    self.turn = turn = (seat + 1) % PLAYERS
+                    self._stamp += 1
+                    self._lastEvents = events = (_CARD_EVENTS[seat][value],)
+                    self._lastWords = text = _CARD_WORDS[seat][value]
+                    return _instructions(self._cardRequest(turn), tuple(self.totals), text, events)
                 self._play(seat, value)
                 return self._step()
         if phase == OVER or seat not in self.waitingFor():
@@ -1073,16 +1139,34 @@ class TarotGame:
             hand, legal = self._playable(seat)[:2]
         else:
             hand, legal = self._sortedHand(seat), ()
-        # positional, in the order of TarotView's fields
-        return TarotView(
-            seat, phase, self.dealer, self.dealNumber, hand,
-            tuple(self.bids), self.taker, contract,
-            self.chien if (shown and phase != BIDDING) or ended else None,
-            discard if discard is not None and (seat == self.taker or ended) else None,
-            shownTrumps, tuple(self.trick), self.leader, tuple(self.previousTrick),
-            turn if phase in _ASKING else None, legal,
-            self.tricksPlayed, tuple(self.totals), score, tuple(self.replayAnswers),
-        )
+        taker = self.taker
+        # TarotView(...) without its __init__: its fields written into its
+        # dict in their order, as attrs's __init__ writes them (the class
+        # has no validator, converter or hook: a test checks it)
+        view = _newObject(TarotView)
+        fields = view.__dict__
+        fields["seat"] = seat
+        fields["phase"] = phase
+        fields["dealer"] = self.dealer
+        fields["deal"] = self.dealNumber
+        fields["hand"] = hand
+        fields["bids"] = tuple(self.bids)
+        fields["taker"] = taker
+        fields["contract"] = contract
+        fields["chien"] = self.chien if (shown and phase != BIDDING) or ended else None
+        fields["discard"] = (discard if discard is not None and (seat == taker or ended)
+                             else None)
+        fields["shownTrumps"] = shownTrumps
+        fields["trick"] = tuple(self.trick)
+        fields["leader"] = self.leader
+        fields["previousTrick"] = tuple(self.previousTrick)
+        fields["toPlay"] = turn if phase in _ASKING else None
+        fields["legalCards"] = legal
+        fields["tricksPlayed"] = self.tricksPlayed
+        fields["totals"] = tuple(self.totals)
+        fields["lastScore"] = score
+        fields["replayAnswers"] = tuple(self.replayAnswers)
+        return view
 
     def display(self, seat: Seat | None) -> Display:
         """

@@ -9,6 +9,8 @@ instructions and views.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -17,7 +19,7 @@ import attrs
 from hypothesis import given, settings, strategies as st
 from twisted.trial.unittest import SynchronousTestCase
 
-from gameproto.engine.contract import Errors
+from gameproto.engine.contract import Errors, Event, GameState, Instructions, RequestedAction
 from gameproto.games.tarot import (
     BIDDING,
     DECK,
@@ -37,6 +39,7 @@ from gameproto.games.tarot import (
     TRUMPS,
     TarotGame,
     TarotView,
+    _instructions,
     _legal,
     _legalRun,
     botBid,
@@ -263,7 +266,10 @@ class FastTarotTests(SynchronousTestCase):
                 break
             self.assertEqual(outcome.requested_actions, referenceRequests(game))
             for seat in range(PLAYERS):
-                self.assertEqual(game.view(seat), plainView(game, seat))
+                view, plain = game.view(seat), plainView(game, seat)
+                self.assertEqual(view, plain)
+                # the same fields, in the same order, as __init__ writes them
+                self.assertEqual(list(vars(view).items()), list(vars(plain).items()))
             seat = rng.choice(game.waitingFor())
             view = game.view(seat)
             action = tarotBot(view, seat)
@@ -289,3 +295,60 @@ class FastTarotTests(SynchronousTestCase):
         """The bench's seed and a few others, many deals each."""
         for seed in (1, 2, 3):
             self.playBoth(seed, seed % PLAYERS, seed, 2500)
+
+
+class ContractObjectsTests(SynchronousTestCase):
+    """The engine's steps make the contract's objects as their __init__ would."""
+
+    def test_noHooks(self) -> None:
+        """
+        The classes the engine makes without their __init__ have nothing
+        __init__ would run besides writing the fields.
+        """
+        for cls in (GameState, Instructions, TarotView):
+            for field in attrs.fields(cls):
+                self.assertIsNone(field.validator, (cls, field.name))
+                self.assertIsNone(field.converter, (cls, field.name))
+            self.assertFalse(hasattr(cls, "__attrs_pre_init__"), cls)
+            self.assertFalse(hasattr(cls, "__attrs_post_init__"), cls)
+            self.assertFalse(hasattr(cls, "__attrs_init__"), cls)
+
+    @given(st.lists(st.integers(-999, 999), min_size=4, max_size=4),
+           st.none() | st.text(max_size=20), st.integers(0, 3), st.integers(0, 3))
+    def test_instructions(self, scores: list[int], text: str | None, seat: int,
+                          card: int) -> None:
+        """L{_instructions} is the plain Instructions of a step in a deal, text included."""
+        requested = (RequestedAction(seat, "CLICK", buttons=("LEFT",), prompt="p"),)
+        events = (Event("card", card, seat),)
+        made = _instructions(requested, tuple(scores), text, events)
+        plain = Instructions(requested, GameState(tuple(scores), False, text=text), events)
+        self.assertEqual(made, plain)
+        self.assertEqual(repr(made), repr(plain))  # text too (not compared by ==)
+        self.assertEqual(made.asJSON(), plain.asJSON())
+        self.assertEqual(hash(made), hash(plain))
+
+
+class SameDealsTests(SynchronousTestCase):
+    """The bench's loop plays what it always played."""
+
+    def test_benchSeed(self) -> None:
+        """
+        The engine's bot in every seat, seed 1 (the bench's), 2,000 actions:
+        the same actions and deal scores as when the fast paths were first
+        measured (a digest of both).
+        """
+        game = TAROT.start({}, {"seed": 1})
+        assert isinstance(game, TarotGame)
+        instructions = game.instructions()
+        actions: list[Any] = []
+        for _ in range(2000):
+            seat = instructions.requested_actions[0].player
+            action = tarotBot(game.view(seat), seat)
+            actions.append([seat, action])
+            outcome = game.act(seat, action)
+            assert not isinstance(outcome, Errors)
+            instructions = outcome
+        self.assertEqual(len(game.history), 39)
+        digest = hashlib.sha256(json.dumps([actions, game.history], sort_keys=True).encode())
+        self.assertEqual(digest.hexdigest(),
+                         "7b3d40e426d93f3c1fbdbc5da8ddfa6753288ba4d7f3ec0e3c1d5186781dc03d")
