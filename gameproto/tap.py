@@ -18,8 +18,9 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from twisted.application import service, strports
 from twisted.internet import defer, endpoints
 from twisted.internet.defer import Deferred
-from twisted.internet.interfaces import IReactorTime
+from twisted.internet.interfaces import IReactorThreads, IReactorTime
 from twisted.internet.testing import MemoryReactor
+from twisted.internet.threads import deferToThreadPool
 from twisted.logger import Logger
 from twisted.python import usage
 from twisted.python.util import padTo
@@ -35,7 +36,7 @@ from gameproto.engine.external import (
 )
 from gameproto.engine.hub import Hub, HubSettings
 from gameproto.engine.registry import EngineRegistry, loadEngineDirectory
-from gameproto.engine.store import SQLiteRecordStore
+from gameproto.engine.store import Checkpointer, SQLiteRecordStore
 from gameproto.net import Limits, cap, originList, positiveCount, rate
 from gameproto.plugin import (
     WEB_PORT,
@@ -444,6 +445,11 @@ class GameprotoService(service.MultiService):
         self.servers = dict(servers)
         self.endpoints: dict[str, str] = {}
         """Each port's endpoint description, by its name."""
+        self.checkpointer: Checkpointer | None = None
+        """
+        The record store's checkpoints in a thread, from start to stop (the
+        server's: L{makeService} on a reactor with threads); None: SQLite's own.
+        """
         self.gcThreshold = 0
         """
         The garbage collector's setting once started (L{tuneGarbageCollection};
@@ -480,6 +486,8 @@ class GameprotoService(service.MultiService):
 
         restoring.addCallback(restored)
         restoring.addErrback(lambda f: log.failure("restoring games failed", f))
+        if self.checkpointer is not None:
+            self.checkpointer.start()
         tuneGarbageCollection(self.gcThreshold)
 
     def _startChildren(self, start: Callable[[service.IService], object]) -> None:
@@ -500,8 +508,11 @@ class GameprotoService(service.MultiService):
             started.append(child)
 
     def stopService(self) -> Deferred[None]:
-        """Stop listening, then close the record store."""
+        """Stop listening, then the checkpoints, then close the record store."""
         d = defer.maybeDeferred(super().stopService)
+        if self.checkpointer is not None:
+            checkpointer = self.checkpointer
+            d.addBoth(lambda result: checkpointer.stop().addCallback(lambda _: result))
 
         def close(result: object) -> object:
             self.hub.store.close()
@@ -516,6 +527,24 @@ class UnusableDatabase(StartupError):
     The database of ``--db`` cannot be used (not a database, a directory,
     not writable): its one line says which and why, as L{StartupError}.
     """
+
+
+def checkpointerFor(hub: Hub, clock: IReactorTime) -> Checkpointer | None:
+    """
+    The checkpoints of ``hub``'s store in the reactor's thread pool, for a
+    store in a file that batches its commits on a reactor with threads; None
+    otherwise (SQLite then checkpoints in the commit that fills its log).
+    """
+    store = hub.store
+    if not (isinstance(store, SQLiteRecordStore) and store.batched
+            and IReactorThreads.providedBy(clock)):
+        return None
+    reactor: Any = clock
+
+    def runInThread(f: Callable[[], tuple[int, int, int]]) -> Deferred[tuple[int, int, int]]:
+        return deferToThreadPool(reactor, reactor.getThreadPool(), f)
+
+    return Checkpointer(store, clock, runInThread)
 
 
 def makeService(options: Mapping[str, Any], clock: IReactorTime | None = None,
@@ -534,6 +563,7 @@ def makeService(options: Mapping[str, Any], clock: IReactorTime | None = None,
     byName = {plugin.name: plugin for plugin in plugins}
     ports: dict[str, str] = options["ports"]
     top = GameprotoService(hub, servers)
+    top.checkpointer = checkpointerFor(hub, clock)
     if getattr(options, "parent", None) is not None:  # twistd's: the whole process is ours
         top.gcThreshold = options.get("gc-threshold", GC_THRESHOLD)
     for name, description in ports.items():

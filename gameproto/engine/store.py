@@ -11,6 +11,12 @@ told.  With L{SQLiteRecordStore.batchCommits} (the server's way), the
 writes of one reactor turn share one commit, right after the turn, and
 what the connections write meanwhile waits for it
 (L{gameproto.engine.outbox}).
+
+Copying the write-ahead log back into the database file (a checkpoint)
+is the slow part of SQLite's writes: pages written to the file and two or
+three syncs, several milliseconds that a commit crossing SQLite's
+threshold would spend in the reactor thread, holding every player of that
+turn.  L{Checkpointer} (the server's way) does them in a thread instead.
 """
 
 from __future__ import annotations
@@ -22,6 +28,9 @@ import sqlite3
 from typing import Any, Callable, Concatenate, Iterator, ParamSpec
 
 import orjson
+from twisted.internet.defer import Deferred, succeed
+from twisted.internet.interfaces import IReactorTime
+from twisted.internet.task import LoopingCall
 from twisted.logger import Logger
 
 from gameproto.engine.contract import Seat
@@ -177,6 +186,11 @@ class SQLiteRecordStore:
         """
         self._outbox = outbox
 
+    @property
+    def batched(self) -> bool:
+        """Whether the writes of a reactor turn share a commit (L{batchCommits})."""
+        return self._outbox is not None
+
     def commit(self) -> None:
         """
         Write the turn's actions and commit the batched writes not committed
@@ -205,6 +219,35 @@ class SQLiteRecordStore:
                 self._db.execute("BEGIN")
             self._db.executemany(_INSERT_ACTION, rows)
         self._db.execute("COMMIT")
+        self.written = True
+        if self.catchUpDue:
+            self.catchUp()
+
+    written = False
+    """Whether a commit was made since a L{Checkpointer} last looked."""
+
+    catchUpDue = False
+    """Whether the next commit is followed by L{catchUp} (a L{Checkpointer} asks it)."""
+
+    def checkpointInThread(self) -> None:
+        """
+        Leave checkpoints to a L{Checkpointer}: this connection never makes
+        one on its own (C{wal_autocheckpoint=0}), and whoever checkpoints
+        opens its own connection to the file.
+        """
+        self._db.execute("PRAGMA wal_autocheckpoint=0")
+
+    def catchUp(self) -> None:
+        """
+        Checkpoint here, at once: what the log holds beyond the last
+        checkpoint (little, when a L{Checkpointer} runs), so that the next
+        write starts the log from its beginning again.  Without it a log
+        written to without pause is never wholly copied at the moment a
+        write begins, and grows for ever.
+        """
+        self.catchUpDue = False
+        if not self.closed and not self._db.in_transaction:
+            self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 
     def _begin(self) -> None:
         """A write: in the turn's transaction when commits are batched."""
@@ -407,3 +450,99 @@ class SQLiteRecordStore:
                           initvalues=json.loads(initvalues), seats=json.loads(seats),
                           started=started, actions=actions, finished=finished,
                           scores=json.loads(scores) if scores else None, error=error)
+
+
+class Checkpointer:
+    """
+    The checkpoints of a L{SQLiteRecordStore} in a file, in a thread: every
+    ``interval`` seconds, if anything was committed since, a passive
+    checkpoint on a connection of its own (which copies what it can without
+    stopping the store's writes, and syncs).  A log written to without
+    pause is never wholly copied at the moment a write begins, so it would
+    never start again from its beginning: once it holds more than
+    ``maxLogPages`` pages, the store's next commit copies the few pages
+    written since the last checkpoint itself (L{SQLiteRecordStore.catchUp}),
+    a short stop of the reactor once in that many pages instead of a long one
+    every thousand.  ``runInThread(f)`` runs ``f`` in a thread and gives a
+    Deferred of its result (L{twisted.internet.threads.deferToThreadPool}).
+    """
+
+    def __init__(self, store: SQLiteRecordStore, clock: IReactorTime,
+                 runInThread: Callable[[Callable[[], tuple[int, int, int]]],
+                                       Deferred[tuple[int, int, int]]],
+                 interval: float = 1.0, maxLogPages: int = 8192) -> None:
+        self.store = store
+        self._runInThread = runInThread
+        self.maxLogPages = maxLogPages
+        self.interval = interval
+        self._loop = LoopingCall(self.tick)
+        self._loop.clock = clock
+        self._db: sqlite3.Connection | None = None
+        """Its own connection to the file, used by one checkpoint at a time, in the thread."""
+        self._running: Deferred[tuple[int, int, int]] | None = None
+        self.checkpoints = 0
+        """How many checkpoints were made in the thread (for tests and the log)."""
+        self.lastResult: tuple[int, int, int] | None = None
+        """The last one's (busy, pages in the log, pages copied), SQLite's answer."""
+
+    def start(self) -> None:
+        """Stop the store's own checkpoints, open a connection, check every ``interval`` seconds."""
+        self.store.checkpointInThread()
+        self._db = sqlite3.connect(self.store.path, isolation_level=None,
+                                   check_same_thread=False, timeout=0)
+        # Read once, so that its files (the log's, its index's) are all open from now on.
+        self._db.execute("SELECT COUNT(*) FROM sqlite_master").fetchall()
+        self._loop.start(self.interval, now=False)
+
+    def stop(self) -> Deferred[None]:
+        """
+        No more checkpoints: fires once the one running (if any) is done and
+        the connection closed.
+        """
+        if self._loop.running:
+            self._loop.stop()
+        done: Deferred[None] = Deferred()
+
+        def finished(result: object) -> object:
+            self._close()
+            done.callback(None)
+            return result
+
+        if self._running is None:
+            finished(None)
+        else:
+            self._running.addBoth(finished)
+        return done
+
+    def _close(self) -> None:
+        db, self._db = self._db, None
+        if db is not None:
+            db.close()
+
+    def tick(self) -> None:
+        """A checkpoint in the thread, if something was committed and none runs."""
+        store, db = self.store, self._db
+        if self._running is not None or db is None or not store.written or store.closed:
+            return
+        store.written = False
+        running = self._running = self._runInThread(functools.partial(_checkpoint, db))
+        running.addCallbacks(self._done, self._failed)
+
+    def _done(self, result: tuple[int, int, int]) -> tuple[int, int, int]:
+        self._running = None
+        self.checkpoints += 1
+        self.lastResult = result
+        if result[1] > self.maxLogPages:
+            self.store.catchUpDue = True
+        return result
+
+    def _failed(self, failure: Any) -> None:
+        self._running = None
+        self.store.catchUpDue = True  # the store's next commit checkpoints, as it would alone
+        log.failure("a checkpoint of the database failed", failure)
+
+
+def _checkpoint(db: sqlite3.Connection) -> tuple[int, int, int]:
+    """(In a thread.)  A passive checkpoint on ``db``, its statement done with at once."""
+    ((busy, logPages, copied),) = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+    return int(busy), int(logPages), int(copied)
