@@ -548,10 +548,10 @@ class CarcassonneGame:
             if refused is not None:
                 action["refused"] = refused  # the record says why
         outcome = self.table.act(seat, action)
-        if isinstance(outcome, Deferred):
-            outcome.addCallback(lambda result: self._judged(seat, result))
-        else:
+        if isinstance(outcome, (Instructions, Errors)):  # (a Deferred's isinstance asks an ABC)
             self._judged(seat, outcome)
+        else:
+            outcome.addCallback(lambda result: self._judged(seat, result))
 
     def _judged(self, seat: Seat, outcome: Instructions | Errors) -> None:
         player = self.table.holders[seat]

@@ -239,6 +239,9 @@ _TURNED: dict[str, tuple[str, ...]] = {
     name: tuple(dict.fromkeys(_EDGES[name, o] for o in ("N", "W", "S", "E"))) for name in TILES}
 """Each tile type's distinct turned edges (a symmetric tile has fewer than four)."""
 _TILE_NAMES = tuple(sorted(TILES))
+_CLOISTER_TILES = frozenset(name for name, tile in TILES.items()
+                            if any(f.kind == CLOISTER for f in _ORIENTED[name, "N"].features))
+"""The tile types with a cloister (only a monk on one of them scores as a cloister)."""
 
 
 def fullPile() -> Counter[str]:
@@ -312,7 +315,9 @@ class Score:
 
 def _winners(followers: Iterable[Seat]) -> tuple[Seat, ...]:
     """The seats with the most followers (ties all win)."""
-    counts = Counter(followers)
+    counts: dict[Seat, int] = {}  # a dict: a Counter asks an ABC of its argument
+    for seat in followers:
+        counts[seat] = counts.get(seat, 0) + 1
     if not counts:
         return ()
     most = max(counts.values())
@@ -555,11 +560,12 @@ class Board:
             region = self.regions[root]
             if region.complete and region.followers:
                 scores.append(self._pay(region, 2 if region.kind == CITY else 1))
-        followers = self.followers
+        followers, tiles = self.followers, self.tiles
         for dx in (-1, 0, 1):
             for dy in (-1, 0, 1):
                 where = (x + dx, y + dy)
-                if where in followers:  # a cloister scores only with its monk there
+                # A cloister scores only with its monk there.
+                if where in followers and tiles[where].tile in _CLOISTER_TILES:
                     scores.extend(self._cloister(where))
         return scores
 
@@ -985,8 +991,10 @@ class CarcassonneGame:
 
     def _returnFollowers(self) -> None:
         """Every seat's supply: 7 less those standing on the board."""
-        standing = Counter(seat for seat, _ in self.board.followers.values())
-        self.left = [FOLLOWERS - standing[s] for s in range(self.players)]
+        standing: dict[Seat, int] = {}
+        for seat, _ in self.board.followers.values():
+            standing[seat] = standing.get(seat, 0) + 1
+        self.left = [FOLLOWERS - standing.get(s, 0) for s in range(self.players)]
 
     def _advance(self) -> None:
         for step in range(1, self.players + 1):

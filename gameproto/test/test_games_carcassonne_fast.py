@@ -8,11 +8,13 @@ the mover without zones made once per mover and step.
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 from hypothesis import given, settings, strategies as st
 from twisted.trial.unittest import SynchronousTestCase
 
 from gameproto.engine.contract import Instructions
+from gameproto.games import carcassonne
 from gameproto.games.carcassonne import (
     CITY,
     EDGE_ZONES,
@@ -22,6 +24,7 @@ from gameproto.games.carcassonne import (
     Board,
     CarcassonneGame,
     _facing,
+    _winners,
     carcassonneBot,
 )
 
@@ -103,6 +106,49 @@ class BoardTests(SynchronousTestCase):
 
 class GameTests(SynchronousTestCase):
     """The game's fast paths against the plain ways."""
+
+    @given(st.lists(st.integers(0, 4), max_size=12))
+    def test_winners(self, followers: list[int]) -> None:
+        """A feature's winners: the seats with the most followers there, counted plainly."""
+        counts = Counter(followers)
+        most = max(counts.values(), default=0)
+        self.assertEqual(_winners(iter(followers)),
+                         tuple(sorted(s for s, n in counts.items() if n == most)))
+
+    @settings(max_examples=15, deadline=None)
+    @given(st.integers(0, 10_000))
+    def test_cloistersAsked(self, seed: int) -> None:
+        """
+        A placed tile asks a cloister's score only of the cloister tiles
+        around it where a follower stands: every step of a random game
+        (the bot's moves and random ones: monks among the followers, and
+        cloisters completed) goes as when every tile with a follower around
+        it is asked.
+        """
+        fast, plain = _start(3, "named"), _start(3, "named")
+        rng = random.Random(seed)
+        while not fast.over:
+            seat = fast.turn
+            if rng.random() < 0.7:  # the bot's: it fills around its monks
+                move = carcassonneBot(fast.view(seat), seat)
+            else:
+                tile = rng.choice([t for t in sorted(fast.remaining)
+                                   if fast.remaining[t] > 0 and fast.board.placeable(t)])
+                x, y, o = rng.choice(fast.board.placements(tile))
+                zones = fast.board.followerZones(tile, x, y, o) if fast.left[seat] else []
+                move = {"tile": tile, "x": x, "y": y, "orientation": o,
+                        "zone": rng.choice([*zones, None])}
+            outcome = fast.act(seat, move)
+            cloisters = carcassonne._CLOISTER_TILES
+            carcassonne._CLOISTER_TILES = frozenset(TILES)
+            try:
+                expected = plain.act(seat, move)
+            finally:
+                carcassonne._CLOISTER_TILES = cloisters
+            assert isinstance(outcome, Instructions) and isinstance(expected, Instructions)
+            self.assertEqual(outcome.events, expected.events)
+            self.assertEqual(outcome.game_state, expected.game_state)
+        self.assertEqual(fast.board.followers, plain.board.followers)
 
     @settings(max_examples=15, deadline=None)
     @given(st.integers(0, 10_000), st.integers(0, 80))
