@@ -241,13 +241,16 @@ class _TurnDisplays:
     JSON, which the next displays share the common start of.
     """
 
-    __slots__ = ("turn", "engine", "displays", "first")
+    __slots__ = ("turn", "engine", "displays", "first", "head", "table")
 
-    def __init__(self, turn: int, engine: object) -> None:
+    def __init__(self, turn: int, engine: object, table: Table) -> None:
         self.turn = turn
         self.engine = engine
         self.displays: dict[Seat | None, tuple[list[JSON], bytes]] = {}
         self.first: tuple[tuple[dict[str, JSON], ...], bytes] | None = None
+        self.head: tuple[int, bytes] | None = None
+        """The first display's JSON up to a common start (how many tags), as last copied."""
+        self.table = weakref.ref(table)
 
 
 @attrs.frozen
@@ -282,6 +285,8 @@ class DisplayCache:
     def __init__(self) -> None:
         self._tables: weakref.WeakKeyDictionary[Table, _TurnDisplays] = \
             weakref.WeakKeyDictionary()
+        self._last: _TurnDisplays | None = None
+        """The table's displays asked for last (a turn's messages are sent one after another)."""
         self.made = 0
         """Displays made (a miss of the cache), for tests."""
         self.spliced = 0
@@ -294,13 +299,16 @@ class DisplayCache:
     def get(self, table: Table, seat: Seat | None) -> tuple[list[JSON], bytes]:
         """``seat``'s ``displays`` list at the table's current turn, and its JSON bytes."""
         turn = len(table.record.actions)
-        current = self._tables.get(table)
-        if current is None:
-            current = self._tables[table] = _TurnDisplays(turn, table.engine)
-        elif current.turn != turn or current.engine is not table.engine:
+        current = self._last
+        if current is None or current.table() is not table:
+            current = self._tables.get(table)
+            if current is None:
+                current = self._tables[table] = _TurnDisplays(turn, table.engine, table)
+            self._last = current
+        if current.turn != turn or current.engine is not table.engine:
             current.turn, current.engine = turn, table.engine
             current.displays = {}
-            current.first = None
+            current.first = current.head = None
         cached = current.displays.get(seat)
         if cached is None:
             display = table.engine.display(seat)
@@ -323,7 +331,7 @@ class DisplayCache:
             data = None
             try:
                 if current.first is not None:
-                    data = _spliceContent(orjson.dumps, current.first, content)
+                    data = _spliceContent(orjson.dumps, current, content)
                     if data is not None:
                         self.spliced += 1
                 if data is None:
@@ -378,18 +386,19 @@ class DisplayCache:
         return described
 
 
-def _spliceContent(dumps: Callable[[object], bytes],
-                   first: tuple[tuple[dict[str, JSON], ...], bytes],
+def _spliceContent(dumps: Callable[[object], bytes], turn: _TurnDisplays,
                    content: tuple[dict[str, JSON], ...]) -> bytes | None:
     """
     The JSON of the list ``content`` (``dumps``: orjson's), its tags that are the very
     objects the turn's first display starts with copied from that one's
-    JSON (``first``: its content and JSON); None when they share fewer
+    JSON (``turn.first``: its content and JSON); None when they share fewer
     than L{_SHARED_TAGS}.  A list's JSON is its items', comma separated,
     in brackets: the first's up to the common start are its bytes up to
-    the JSON of the rest.  Raises TypeError as ``dumps`` does.
+    the JSON of the rest (kept in ``turn.head`` for the next display
+    with the same common start).  Raises TypeError as ``dumps`` does.
     """
-    tags, data = first
+    assert turn.first is not None
+    tags, data = turn.first
     same = list(map(operator.is_, tags, content))
     try:
         common = same.index(False)
@@ -398,8 +407,13 @@ def _spliceContent(dumps: Callable[[object], bytes],
     if common < _SHARED_TAGS:
         return None
     # The first display's JSON to its common start, with the comma after it.
-    head = (data[:len(data) - len(dumps(list(tags[common:]))) + 1]
-            if common < len(tags) else data[:-1] + b",")
+    kept = turn.head
+    if kept is not None and kept[0] == common:
+        head = kept[1]
+    else:
+        head = (data[:len(data) - len(dumps(list(tags[common:]))) + 1]
+                if common < len(tags) else data[:-1] + b",")
+        turn.head = (common, head)
     if common < len(content):
         return head + dumps(list(content[common:]))[1:]
     return head[:-1] + b"]"

@@ -469,8 +469,14 @@ class LineReader:
     def __init__(self) -> None:
         self._buffer = ReceiveBuffer()
 
-    def feed(self, data: bytes) -> list[bytes | Malformed]:
+    def feed(self, data: bytes | bytearray) -> list[bytes | Malformed]:
         """The complete lines in ``data`` (and before); a Malformed ends the stream."""
+        if not self._buffer and type(data) is bytes:
+            # The usual read, one whole line and nothing held: no buffer.
+            end = data.find(b"\n")
+            if end == len(data) - 1 and end <= MAX_MESSAGE:
+                whole = data[:end]
+                return [whole] if whole.strip() else []
         self._buffer += data
         lines: list[bytes | Malformed] = []
         while True:

@@ -16,6 +16,7 @@ from typing import Any, cast
 from hypothesis import given, settings, strategies as st
 from twisted.trial.unittest import SynchronousTestCase
 
+from gameproto.buffer import ReceiveBuffer
 from gameproto.engine.contract import Display, GameState, Instructions, seatColours
 from gameproto.engine.table import Table
 from gameproto.enginejson import wire
@@ -291,3 +292,67 @@ class PlainJSONTests(SynchronousTestCase):
         self.assertEqual(plainJSON(value, maxDepth) is None,
                          plainCheck(value, 0, maxDepth) is None)
         self.assertEqual(plainJSON(value) is None, plainCheck(value) is None)
+
+
+class LineReaderTests(SynchronousTestCase):
+    """A read of one whole line, nothing held, gives what the buffer gives."""
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(st.binary(max_size=12) | st.sampled_from([b"\n", b"{}\n", b" \n", b"\r\n"]),
+                    max_size=8), st.sampled_from([4, 16, wire.MAX_MESSAGE]))
+    def test_sameLines(self, chunks: list[bytes], limit: int) -> None:
+        self.patch(wire, "MAX_MESSAGE", limit)
+        fast, buffered = wire.LineReader(), wire.LineReader()
+        for chunk in chunks:
+            # A bytearray always goes through the buffer.
+            self.assertEqual(fast.feed(chunk), buffered.feed(bytearray(chunk)))
+            self.assertEqual(bytes(fast._buffer), bytes(buffered._buffer))
+
+    def test_wholeLineWithoutBuffer(self) -> None:
+        """A read of one whole line, nothing held, is not searched in the buffer."""
+        searched: list[int] = []
+        reader = wire.LineReader()
+        self.patch(reader, "_buffer", _SpyBuffer(searched))
+        self.assertEqual(reader.feed(b'{"type":"leave"}\n'), [b'{"type":"leave"}'])
+        self.assertEqual(searched, [])
+        self.assertEqual(reader.feed(b'{"type":'), [])
+        self.assertEqual(reader.feed(b'"leave"}\n'), [b'{"type":"leave"}'])
+        self.assertTrue(searched)
+
+
+class _SpyBuffer:
+    """A reader's buffer whose line searches are counted (only the reads that need it)."""
+
+    def __init__(self, searched: list[int]) -> None:
+        self._real = ReceiveBuffer()
+        self._searched = searched
+
+    def __bool__(self) -> bool:
+        return bool(self._real)
+
+    def __iadd__(self, data: bytes) -> _SpyBuffer:
+        self._real += data
+        return self
+
+    def extractLine(self, limit: int) -> Any:
+        self._searched.append(limit)
+        return self._real.extractLine(limit)
+
+
+class InterleavedTablesTests(SynchronousTestCase):
+    """Tables asked for in turn each keep their own displays."""
+
+    def test_twoTables(self) -> None:
+        boards = [tuple({"tag": "circle", "table": t, "n": i} for i in range(6)) for t in (0, 1)]
+        tables = [_Table(_Engine({seat: Display(seat, 1, 2, boards[t] + ({"tag": "text",
+                                                                          "seat": seat},))
+                                  for seat in (0, 1)})) for t in (0, 1)]
+        cache = DisplayCache()
+        for table, seat in [(0, 0), (1, 0), (0, 1), (1, 1), (1, 0), (0, 0)]:
+            self.assertEqual(cache.get(cast(Table, tables[table]), seat)[1],
+                             plainDisplays(tables[table].engine.displays[seat]))
+        tables[0].record.actions.append(object())
+        tables[0].engine.displays[0] = Display(0, 1, 2, ({"tag": "rect"},))
+        self.assertEqual(cache.get(cast(Table, tables[0]), 0)[1],
+                         plainDisplays(tables[0].engine.displays[0]))
+        self.assertEqual(cache.made, 5)
