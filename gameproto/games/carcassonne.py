@@ -239,6 +239,20 @@ _TURNED: dict[str, tuple[str, ...]] = {
     name: tuple(dict.fromkeys(_EDGES[name, o] for o in ("N", "W", "S", "E"))) for name in TILES}
 """Each tile type's distinct turned edges (a symmetric tile has fewer than four)."""
 _TILE_NAMES = tuple(sorted(TILES))
+_NEW_REGIONS: dict[tuple[str, str], tuple[tuple[str, int, int], ...]] = {
+    key: tuple((f.kind, int(f.shield), len(f.sides) if f.kind in (CITY, ROAD) else 0)
+               for f in o.features)
+    for key, o in _ORIENTED.items()}
+"""For each turned tile, each feature's region when placed: kind, shields, open sides."""
+_KINDS: dict[tuple[str, str], tuple[str, ...]] = {
+    key: tuple(f.kind for f in o.features) for key, o in _ORIENTED.items()}
+_SCORING: dict[tuple[str, str], tuple[int, ...]] = {
+    key: tuple(i for i, f in enumerate(o.features) if f.kind in (CITY, ROAD))
+    for key, o in _ORIENTED.items()}
+"""
+For each turned tile, its cities and roads: the features a placement may
+complete (a feature joins only features of its kind).
+"""
 _CLOISTER_TILES = frozenset(name for name, tile in TILES.items()
                             if any(f.kind == CLOISTER for f in _ORIENTED[name, "N"].features))
 """The tile types with a cloister (only a monk on one of them scores as a cloister)."""
@@ -528,16 +542,16 @@ class Board:
         what it completes.  Returns the scores; returned followers leave
         L{followers}.
         """
-        oriented = _ORIENTED[tile, orientation]
+        key = (tile, orientation)
+        oriented = _ORIENTED[key]
         connections = self._connections(tile, orientation, x, y) if self.tiles else []
         first = len(self.parent)
         nodes = tuple(range(first, first + len(oriented.features)))
-        for node, feature, sides in zip(nodes, oriented.features,
-                                        _OPEN_SIDES[tile, orientation]):
-            self.parent.append(node)
-            self.nodeKind.append(feature.kind)
-            self.regions[node] = Region(feature.kind, {(x, y)}, int(feature.shield),
-                                        sides if feature.kind in (CITY, ROAD) else 0)
+        self.parent.extend(nodes)
+        self.nodeKind.extend(_KINDS[key])
+        regions, where = self.regions, (x, y)
+        for node, (kind, shields, sides) in zip(nodes, _NEW_REGIONS[key]):
+            regions[node] = Region(kind, {where}, shields, sides)
         for node, cities in zip(nodes, oriented.cityNeighbours):
             if cities:  # else the region's own empty set
                 self.regions[node].cities = {nodes[c] for c in cities}
@@ -556,7 +570,8 @@ class Board:
             self.followers[(x, y)] = (seat, zone)
             self.region(nodes[oriented.zoneFeature[zone]]).followers.append((seat, (x, y)))
         scores = []
-        for root in sorted({self.find(n) for n in nodes}):
+        find = self.find
+        for root in sorted({find(nodes[i]) for i in _SCORING[key]}):
             region = self.regions[root]
             if region.complete and region.followers:
                 scores.append(self._pay(region, 2 if region.kind == CITY else 1))

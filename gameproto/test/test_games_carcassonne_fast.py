@@ -1,8 +1,9 @@
 """
 The Carcassonne rules engine's fast paths give what the plain ways give:
 the touching zones from the turned tiles' side tables, a follower's place
-checked on its region alone, the named pile's draw, and what is asked of
-the mover without zones made once per mover and step.
+checked on its region alone, the named pile's draw, the scores a placed
+tile asks, and what is asked of the mover without zones made once per
+mover and step.
 """
 
 from __future__ import annotations
@@ -117,13 +118,14 @@ class GameTests(SynchronousTestCase):
 
     @settings(max_examples=15, deadline=None)
     @given(st.integers(0, 10_000))
-    def test_cloistersAsked(self, seed: int) -> None:
+    def test_scoresAsked(self, seed: int) -> None:
         """
-        A placed tile asks a cloister's score only of the cloister tiles
-        around it where a follower stands: every step of a random game
-        (the bot's moves and random ones: monks among the followers, and
-        cloisters completed) goes as when every tile with a follower around
-        it is asked.
+        A placed tile asks a score only of its cities and roads, and a
+        cloister's only of the cloister tiles around it where a follower
+        stands: every step of a random game (the bot's moves and random
+        ones: monks among the followers, cloisters, cities and roads
+        completed) goes as when every feature of the tile and every tile
+        with a follower around it is asked.
         """
         fast, plain = _start(3, "named"), _start(3, "named")
         rng = random.Random(seed)
@@ -139,12 +141,14 @@ class GameTests(SynchronousTestCase):
                 move = {"tile": tile, "x": x, "y": y, "orientation": o,
                         "zone": rng.choice([*zones, None])}
             outcome = fast.act(seat, move)
-            cloisters = carcassonne._CLOISTER_TILES
+            cloisters, scoring = carcassonne._CLOISTER_TILES, carcassonne._SCORING
             carcassonne._CLOISTER_TILES = frozenset(TILES)
+            carcassonne._SCORING = {key: tuple(range(len(features)))
+                                    for key, features in carcassonne._KINDS.items()}
             try:
                 expected = plain.act(seat, move)
             finally:
-                carcassonne._CLOISTER_TILES = cloisters
+                carcassonne._CLOISTER_TILES, carcassonne._SCORING = cloisters, scoring
             assert isinstance(outcome, Instructions) and isinstance(expected, Instructions)
             self.assertEqual(outcome.events, expected.events)
             self.assertEqual(outcome.game_state, expected.game_state)
