@@ -58,6 +58,13 @@ class FreeDokoServerProtocol(WireProtocol):
         """Turn one child's message into its machine's input."""
         machine = self.child.machine
         message = received.message
+        kind = type(message)  # (the usual ones first: what the match below does with them)
+        if kind is wire.CardPlayed:
+            machine.gameplay(message)  # type: ignore[arg-type]
+            return
+        if kind is wire.TrickTaken:
+            machine.trickTaken()
+            return
         match message:
             case wire.Name(name):
                 machine.nameReceived(name)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import enum
 import random
+import typing
 from collections import deque
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence, Union
 
@@ -299,7 +300,19 @@ class Translator:
         data = event.data if isinstance(event.data, dict) else {}
         who = event.seat if event.seat is not None else data.get("seat")
         player = who if isinstance(who, int) else 0
-        match event.kind:
+        match event.kind:  # (the usual kinds first: each case is one comparison)
+            case "card":
+                return [wire.CardPlayed(player, card(str(data["card"])), "network")]
+            case "trick":
+                self.tricks += 1
+                self.gameTricks += 1
+                played = tuple(card(str(c)) for c in data["cards"])  # type: ignore[union-attr]
+                out: list[Output] = [
+                    wire.TrickFull(int(data["leader"]), played, int(data["winner"])),  # type: ignore[arg-type]
+                    wire.TrickTaken(), Barrier(self.tricks)]
+                if self.gameTricks < facts.tricks:
+                    out.append(wire.TrickOpen())
+                return out
             case "game":
                 self.gameTricks = 0
                 return [wire.GameOpen(), wire.GameStartplayer(int(data["startplayer"])),  # type: ignore[arg-type]
@@ -331,24 +344,12 @@ class Translator:
                 return [wire.Hyperswines(player)]
             case "game start":
                 return [wire.GameStart(), wire.TrickOpen()]
-            case "card":
-                return [wire.CardPlayed(player, card(str(data["card"])), "network")]
             case "genscher":
                 return [wire.Genscher(player, int(data["partner"]))]  # type: ignore[arg-type]
             case "marriage":
                 return [wire.Marriage(player, int(data["partner"]))]  # type: ignore[arg-type]
             case "announcement":
                 return [wire.Announcement(player, str(data["announcement"]))]
-            case "trick":
-                self.tricks += 1
-                self.gameTricks += 1
-                played = tuple(card(str(c)) for c in data["cards"])  # type: ignore[union-attr]
-                out: list[Output] = [
-                    wire.TrickFull(int(data["leader"]), played, int(data["winner"])),  # type: ignore[arg-type]
-                    wire.TrickTaken(), Barrier(self.tricks)]
-                if self.gameTricks < facts.tricks:
-                    out.append(wire.TrickOpen())
-                return out
             case "game over":
                 return [wire.GameFinish()]
             case "round":
@@ -356,6 +357,19 @@ class Translator:
             case "party over":
                 return [wire.PartyFinish(), Signal.PARTY_OVER]
         return []
+
+
+_FACT_KINDS = frozenset({"game", "poverty shift", "poverty returned", "trick"})
+"""The kinds of event whose lines read L{GameFacts} (L{Translator._event})."""
+
+_NO_FACTS = GameFacts(0)
+"""The facts given for steps without those kinds (never read)."""
+
+_ACTION_KINDS = frozenset(typing.get_args(wire.Action))
+"""The gameplay actions' exact types (a child's L{FreeDokoChild.told})."""
+
+_LINE_KINDS = frozenset(typing.get_args(wire.Message))
+"""The messages' exact types: what L{FreeDokoChild.flush} sends as it comes."""
 
 
 def engineAction(action: wire.Action) -> JSON:
@@ -500,8 +514,18 @@ class FreeDokoChild:
     def flush(self) -> None:
         """Send the lines held, up to the next barrier not yet passed."""
         pending = self._pending
+        told = self.told
         while pending:
             output = pending[0]
+            kind = type(output)
+            if kind in _LINE_KINDS:  # (the usual case: a line, sent)
+                pending.popleft()
+                if kind is wire.GameOpen:
+                    told.clear()
+                elif kind in _ACTION_KINDS:
+                    told.append(output)  # type: ignore[arg-type]
+                self.send(output)  # type: ignore[arg-type]
+                continue
             if isinstance(output, Barrier):
                 if self.room is None or not self.room.barrierPassed(output.index):
                     return
@@ -516,14 +540,14 @@ class FreeDokoChild:
             if output is Signal.PARTY_OVER:
                 self.machine.partyOver()
             elif output is Signal.NEW_DEAL:
-                self.told.clear()
+                told.clear()
             elif isinstance(output, Signal):
                 continue
             else:
                 if isinstance(output, wire.GameOpen):
-                    self.told.clear()
+                    told.clear()
                 elif isinstance(output, wire.Action):
-                    self.told.append(output)
+                    told.append(output)
                 self.send(output)
 
     def _emit(self, outputs: Iterable[Output]) -> None:
@@ -615,8 +639,27 @@ class FreeDokoChild:
             wire.GameHand(seat, tuple(card(c) for c in game.dealt[seat]))])
 
     def follow(self, table: Table, seat: Seat, instructions: Instructions) -> None:
-        self._emit(self.translator.translate(instructions.events, seat,
-                                             GameFacts.of(partyOf(table))))
+        events = instructions.events
+        # The facts are read for a few kinds of event only (not for a card's).
+        facts = GameFacts.of(partyOf(table)) if any(
+            event.kind in _FACT_KINDS for event in events) else _NO_FACTS
+        translator = self.translator
+        room = self.room
+        # The lines of a step do not depend on the seat told: the children
+        # given the same instructions, counting the same tricks, with the
+        # same facts, share the first one's lines (and its counts after them).
+        before = (translator.tricks, translator.gameTricks)
+        shared = room.translated if room is not None else None
+        if (shared is not None and shared[0] is instructions and shared[1] == before
+                and shared[2] == facts):
+            outputs = shared[3]
+            translator.tricks, translator.gameTricks = shared[4]
+        else:
+            outputs = translator.translate(events, seat, facts)
+            if room is not None:
+                room.translated = (instructions, before, facts, outputs,
+                                   (translator.tricks, translator.gameTricks))
+        self._emit(outputs)
 
     def play(self, seat: Seat, action: wire.Action) -> None:
         room = self.room
@@ -838,6 +881,13 @@ class FreeDokoRoom(Room):
         """Children back for the seat they left, until the next game opens."""
         self.povertyAnswers: dict[Seat, bool] = {}
         """Each seat's last poverty answer in the party (accepted: True), as every child keeps it."""
+        self.translated: tuple[Instructions, tuple[int, int], GameFacts, list[Output],
+                               tuple[int, int]] | None = None
+        """
+        The last lines translated for a child here (L{FreeDokoChild.follow}):
+        for what instructions, tricks counted before and facts, and the
+        tricks counted after.
+        """
 
     def playerNames(self) -> list[str]:
         """
@@ -863,11 +913,25 @@ class FreeDokoRoom(Room):
 
     def barrierPassed(self, index: int) -> bool:
         """Whether every child playing here said ``trick taken`` ``index`` times."""
-        return all(child.taken >= index for child in self.children())
+        table = self.table
+        if table is None:
+            return True
+        for holder in table.holders:
+            if (isinstance(holder, FreeDokoChild) and holder.taken < index
+                    and holder.inParty and holder.room is self):
+                return False
+        return True
 
     def barrierUp(self) -> bool:
         """Whether a child owes a ``trick taken`` or has lines waiting for one."""
-        return any(child.behind for child in self.children())
+        table = self.table
+        if table is None:
+            return False
+        for holder in table.holders:
+            if (isinstance(holder, FreeDokoChild) and holder.inParty and holder.room is self
+                    and holder.behind):
+                return True
+        return False
 
     def submit(self, action: Callable[[], object]) -> None:
         """A child's action: now, or once the barrier is passed."""

@@ -24,6 +24,7 @@ exactly the bytes the real program writes.
 from __future__ import annotations
 
 import enum
+import functools
 import re
 import time as _time
 from typing import Callable, Final, Iterator, Mapping
@@ -959,18 +960,103 @@ def _line(time: Time, text: str, indent: int = 0) -> bytes:
     return f"{time}: {' ' * indent}{text}\n".encode("utf-8")
 
 
+def _cardPlayedText(message: CardPlayed) -> str:
+    card = message.card
+    if message.comment is None:
+        return f"gameplay action: card played = {message.player}, {card.color} {card.value}"
+    return (f"gameplay action: card played = {message.player}, {card.color} {card.value} "
+            f"({message.comment})")
+
+
+def _trickFullText(message: TrickFull) -> str:
+    text = "".join([f"gameplay action: trick full = {message.start}"]
+                   + [f", {c.color} {c.value}" for c in message.cards])
+    return text if message.winner is None else f"{text}, {message.winner}"
+
+
+def _constant(text: str) -> Callable[[object], str]:
+    return lambda message: text
+
+
+_TEXTS: Final[dict[type, Callable[..., str]]] = {
+    CardPlayed: _cardPlayedText,
+    TrickFull: _trickFullText,
+    TrickOpen: _constant("gameplay action: trick open"),
+    TrickTaken: _constant("gameplay action: trick taken"),
+    PovertyDeniedByAll: _constant("gameplay action: poverty denied by all"),
+    PartyStart: _constant("party: start"),
+    PartyFinish: _constant("party: finish"),
+    GameOpen: _constant("game: open"),
+    GameStart: _constant("game: start"),
+    GameFinish: _constant("game: finish"),
+    GameClose: _constant("game: close"),
+    **{kind: _normalText for kind in (
+        Name, Chat, Ask, Rule, PlayerType, PlayerName, PlayersSwitched, PartySeed,
+        PartyStartplayer, PartyStartRound, GameStartplayer, GameSeed, GameHand,
+        Reservation, Announcement, Marriage, Genscher, PovertyShift, PovertyAccepted,
+        PovertyReturned, PovertyDenied, Swines, Hyperswines, Check)},
+}
+"""
+A one-line message's text by its exact type (a subclass goes the plain
+way): the usual gameplay lines written at once, the constant ones made once.
+"""
+
+_stampMillis = -1
+_stampText = ""
+
+
+def _nowText() -> str:
+    """L{Time.now}'s text, kept for the millisecond it names."""
+    global _stampMillis, _stampText
+    ms = int(_time.time() * 1000)
+    if ms != _stampMillis:
+        _stampText = f"{ms // 1000}.{ms % 1000}"
+        _stampMillis = ms
+    return _stampText
+
+
 def format(message: Message, time: Time | None = None) -> bytes:
     """
     The bytes of one message (several lines for a block), as the real
     program writes them, stamped ``time`` (default: now).
     """
+    text = _TEXTS.get(type(message))
+    if text is None:
+        return _formatPlain(message, time)
+    if time is not None:
+        return f"{time.seconds}.{time.millis}: {text(message)}\n".encode("utf-8")
+    global _writtenStamp
+    stamp = _nowText()
+    if stamp is not _writtenStamp:
+        _written.clear()
+        _writtenStamp = stamp
+    found = _written.get(id(message))
+    if found is not None and found[0] is message:
+        return found[1]
+    data = f"{stamp}: {text(message)}\n".encode("utf-8")
+    if len(_written) < _WRITTEN_LIMIT:
+        _written[id(message)] = (message, data)
+    return data
+
+
+_written: dict[int, tuple[object, bytes]] = {}
+"""
+The lines written in the current millisecond, by the message written (the
+same message sent to several connections is written once).
+"""
+_writtenStamp = ""
+_WRITTEN_LIMIT: Final = 256
+
+
+def _formatPlain(message: Message, time: Time | None = None) -> bytes:
+    """L{format}, any message the plain way."""
     if isinstance(message, ServerHello):
         return b"FreeDoko server\n"
     if isinstance(message, ConnectionRejected):
         return b"connection rejected\n"
     if isinstance(message, Bye):
         return b"bye\n"
-    stamp = Time.now() if time is None else time
+    stamp = Time.now(_time.time) if time is None else time
     if isinstance(message, (Ping, Pong)):
         word = "ping" if isinstance(message, Ping) else "pong"
         text = word if message.number is None else f"{word}: {message.number}"
@@ -995,6 +1081,27 @@ serialize = format
 
 
 # -- reading a stream ------------------------------------------------------------
+
+
+def _usualLines() -> dict[bytes, Callable[[], Message]]:
+    lines: dict[bytes, Callable[[], Message]] = {
+        b"gameplay action: trick taken": TrickTaken,
+        b"gameplay action: trick open": TrickOpen,
+    }
+    for player in range(PLAYERS):
+        for color in COLORS:
+            for value in VALUES:
+                card = Card(color, value)
+                text = f"gameplay action: card played = {player}, {color} {value}"
+                lines[text.encode("ascii")] = functools.partial(CardPlayed, player, card)
+    return lines
+
+
+_USUAL_LINES: Final = _usualLines()
+"""
+The usual lines of a child (what follows the time and its blank), each
+read as its message at once; any other line is read part by part.
+"""
 
 
 class _Block:
@@ -1060,6 +1167,16 @@ class Reader:
             yield from self._line(line)
 
     def _line(self, line: bytes) -> Iterator[Received]:
+        if self._block is None:
+            # A usual line (a card played, a trick taken) at once: what
+            # precedes its ": " can only be a time, as the plain way reads it.
+            colon = line.find(b": ")
+            make = _USUAL_LINES.get(line[colon + 2:]) if colon > 0 else None
+            if make is not None:
+                time = _time_(line[:colon])
+                if not isinstance(time, Unknown):
+                    yield Received(make(), time, Kind.NORMAL)
+                    return
         if line in (b"", b"\r"):
             return
         framed = _frame(line)

@@ -18,7 +18,7 @@ from twisted.python import usage
 from twisted.python.failure import Failure
 from twisted.trial.unittest import SynchronousTestCase
 
-from gameproto.engine.contract import JSON, Seat
+from gameproto.engine.contract import JSON, Errors, Seat
 from gameproto.engine.hub import Hub
 from gameproto.engine.record import MemoryRecordStore, RecordStore
 from gameproto.engine.store import SQLiteRecordStore
@@ -1282,3 +1282,147 @@ class RealChildTests(SynchronousTestCase):
             replay.act(action.seat, action.action)
         self.assertGreaterEqual(repeated, 1, "no bot had to repeat an answer its hand denies")
         self.assertGreaterEqual(free, 1)
+
+
+class FastPathTests(SynchronousTestCase):
+    """The server's shortcuts give what the plain way gives."""
+
+    def test_factsOnlyWhereRead(self) -> None:
+        """
+        A step without a game, a poverty or a trick translates alike with
+        the party's facts and without them (L{FreeDokoChild.follow}).
+        """
+        from gameproto.freedoko.server import _FACT_KINDS, _NO_FACTS, GameFacts, Translator
+
+        steps = 0
+        for seed in range(1, 6):
+            party = doppelkopf.DOPPELKOPF.start({"rounds": 1}, {"seed": seed})
+            assert isinstance(party, doppelkopf.DoppelkopfParty)
+            translators = [Translator() for _ in range(4)]
+            instructions = party.instructions()
+            while not instructions.game_state.gameover:
+                mover = instructions.requested_actions[0].player
+                outcome = party.act(mover, party.botAction(mover))
+                assert not isinstance(outcome, Errors), outcome
+                instructions = outcome
+                for seat, translator in enumerate(translators):
+                    events = instructions.forSeat(seat).events
+                    facts = GameFacts.of(party)
+                    if not any(e.kind in _FACT_KINDS for e in events):
+                        steps += 1
+                        other = Translator(translator.tricks)
+                        other.gameTricks = translator.gameTricks
+                        self.assertEqual(other.translate(events, seat, _NO_FACTS),
+                                         translator.translate(events, seat, facts))
+                        self.assertEqual((other.tricks, other.gameTricks),
+                                         (translator.tricks, translator.gameTricks))
+                    else:
+                        translator.translate(events, seat, facts)
+        self.assertGreater(steps, 1000)
+
+    def test_lineKinds(self) -> None:
+        """What L{FreeDokoChild.flush} sends at once is every message, and only those."""
+        import typing
+
+        from gameproto.freedoko.server import (
+            _ACTION_KINDS, _LINE_KINDS, Barrier, PovertyHold, Signal)
+
+        self.assertEqual(_LINE_KINDS, set(typing.get_args(wire.Message)))
+        self.assertEqual(_ACTION_KINDS, set(typing.get_args(wire.Action)))
+        self.assertTrue(_ACTION_KINDS <= _LINE_KINDS)
+        self.assertFalse({Barrier, PovertyHold, Signal} & _LINE_KINDS)
+
+    def party(self, seed: int) -> tuple[FreeDokoServer, list[bytes]]:
+        """
+        A whole party of four library children on fake transports, the
+        lines stamped from a fake clock: the server, and what each child got.
+        """
+        ticks = iter(range(10**9))
+        self.patch(wire, "_time", type("Clock", (), {
+            "time": staticmethod(lambda: 1795419280.0 + next(ticks) * 0.0002)}))
+        clock = Clock()
+        rules = "number of rounds limited = true\nnumber of rounds = 1\n"
+        server = FreeDokoServer(FreeDokoSettings(timeout=30.0, botsAfter=60.0, rules=rules),
+                                clock=clock, rng=random.Random(seed))
+        factory = FreeDokoServerFactory(server)
+        pairs = []
+        for i in range(4):
+            ours = factory.buildProtocol(IPv4Address("TCP", "127.0.0.1", 4000 + i))
+            assert ours is not None
+            ourTransport = StringTransport()
+            ours.makeConnection(ourTransport)
+            child = FreeDokoClientProtocol(f"child{i}", clock=clock)
+            childTransport = StringTransport()
+            child.makeConnection(childTransport)
+            pairs.append((ours, ourTransport, child, childTransport))
+        got = [b""] * 4
+        moved, idle = True, 0
+        while moved or idle < 3:
+            idle = 0 if moved else idle + 1
+            if not moved:
+                clock.advance(0.5)  # (the store's commit, which the lines wait for)
+            moved = False
+            for i, (ours, ourTransport, child, childTransport) in enumerate(pairs):
+                data = ourTransport.value()
+                if data:
+                    ourTransport.clear()
+                    moved = True
+                    got[i] += data
+                    child.dataReceived(data)
+                data = childTransport.value()
+                if data:
+                    childTransport.clear()
+                    moved = True
+                    ours.dataReceived(data)
+        return server, got
+
+    def test_sharedLines(self) -> None:
+        """
+        The children told a step share its lines (translated once, written
+        once a millisecond): each child gets what it gets without that.
+        """
+        from gameproto.freedoko.server import FreeDokoRoom
+
+        _, shared = self.party(5)
+        FreeDokoRoom.translated = property(  # type: ignore[assignment]
+            lambda room: None, lambda room, value: None)
+        self.addCleanup(delattr, FreeDokoRoom, "translated")
+        self.patch(wire, "_WRITTEN_LIMIT", 0)
+        _, alone = self.party(5)
+        self.assertEqual(shared, alone)
+        self.assertGreater(min(map(len, shared)), 10000)
+
+    def test_barrierAsPlain(self) -> None:
+        """
+        Through a whole party of four children, whether a barrier is passed,
+        and whether one is up, is what the children playing there say
+        (L{FreeDokoRoom.children}).
+        """
+        from gameproto.freedoko.server import FreeDokoRoom
+
+        passed = FreeDokoRoom.barrierPassed
+        asked: list[bool] = []
+
+        def both(room: FreeDokoRoom, index: int) -> bool:
+            fast = passed(room, index)
+            self.assertEqual(fast, all(c.taken >= index for c in room.children()))
+            asked.append(fast)
+            return fast
+
+        up = FreeDokoRoom.barrierUp
+
+        def bothUp(room: FreeDokoRoom) -> bool:
+            fast = up(room)
+            self.assertEqual(fast, any(c.behind for c in room.children()))
+            asked.append(not fast)
+            return fast
+
+        self.patch(FreeDokoRoom, "barrierPassed", both)
+        self.patch(FreeDokoRoom, "barrierUp", bothUp)
+        server, _ = self.party(3)
+        self.assertEqual(server.playing, set())
+        record = server.hub.store.get(1)
+        assert record is not None
+        self.assertIsNotNone(record.scores)
+        self.assertIn(True, asked)
+        self.assertIn(False, asked)

@@ -467,3 +467,55 @@ class NamesTests(SynchronousTestCase):
         self.assertRaises(ValueError, wire.Reservation, 0, "normal", "silent")
         self.assertEqual(wire.parseCard(" club  queen "), Card("club", "queen"))
         self.assertIsNone(wire.parseCard("club"))
+
+
+usualLines = st.one_of(
+    st.builds(lambda p, c: f"gameplay action: card played = {p}, {c}".encode(), players, cards),
+    st.sampled_from([b"gameplay action: trick taken", b"gameplay action: trick open"]),
+)
+"""What follows the time in a child's usual lines (read at once by the reader)."""
+
+
+class FastPathTests(SynchronousTestCase):
+    """The codec's shortcuts give what the plain way gives."""
+
+    @given(messages, times)
+    @settings(max_examples=400)
+    def test_formatAsPlain(self, message: wire.Message, time: Time) -> None:
+        """Every message is written as the plain way writes it."""
+        self.assertEqual(wire.format(message, time), wire._formatPlain(message, time))
+
+    @given(messages, st.floats(0, 2e9))
+    def test_formatNowAsPlain(self, message: wire.Message, now: float) -> None:
+        """Stamped now: the stamp is L{Time.now}'s (kept for its millisecond)."""
+        self.patch(wire, "_time", type("Clock", (), {"time": staticmethod(lambda: now)}))
+        for _ in range(2):
+            self.assertEqual(wire.format(message),
+                             wire._formatPlain(message, Time.now(lambda: now)))
+
+    @given(st.lists(st.one_of(
+        st.tuples(st.sampled_from([b"", b"*", b"-", b"1.", b"x", b"12345678901234.5"]) | times.map(
+            lambda t: str(t).encode()), st.sampled_from([b": ", b":", b":  ", b" : "]), usualLines,
+            st.sampled_from([b"", b"\r", b" ", b"x"])).map(b"".join),
+        st.sampled_from([b"1.1: rules", b"1.1: {", b"1.1: }", b"1.1: sync: gameplay actions",
+                         b"1.1: gameplay action: trick taken", b"*1.1: ping", b"1.1: a = b"]),
+        st.tuples(times, messages).map(lambda tm: wire.format(tm[1], tm[0])[:-1]),
+    ), max_size=20))
+    @settings(max_examples=300)
+    def test_readAsPlain(self, lines: list[bytes]) -> None:
+        """Any lines, usual ones among them, in blocks or not: read as the plain way reads them."""
+        stream = b"\n".join(lines) + b"\n"
+        fast = wire.Reader().feed(stream)
+        self.patch(wire, "_USUAL_LINES", {})
+        self.assertEqual(fast, wire.Reader().feed(stream))
+
+    def test_usualLinesAtOnce(self) -> None:
+        """A card played and a trick taken are read without their parts."""
+        def plain(line: bytes) -> object:
+            raise AssertionError(f"read part by part: {line!r}")
+        self.patch(wire, "_frame", plain)
+        self.assertEqual(read(b"1795419279.326: gameplay action: card played = 2, club queen\n"
+                              b"1795419279.327: gameplay action: trick taken\n"),
+                         [Received(wire.CardPlayed(2, Card("club", "queen")),
+                                   Time(1795419279, 326)),
+                          Received(wire.TrickTaken(), Time(1795419279, 327))])
