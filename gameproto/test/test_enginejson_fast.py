@@ -356,3 +356,34 @@ class InterleavedTablesTests(SynchronousTestCase):
         self.assertEqual(cache.get(cast(Table, tables[0]), 0)[1],
                          plainDisplays(tables[0].engine.displays[0]))
         self.assertEqual(cache.made, 5)
+
+
+class LoadObjectTests(SynchronousTestCase):
+    """A client's object read by the scanner at once is what C{json.loads} reads."""
+
+    @settings(max_examples=500, deadline=None)
+    @given(st.one_of(
+        st.builds(lambda value, ascii, codec: json.dumps(value, ensure_ascii=ascii).encode(
+            codec, "surrogatepass"), _json, st.booleans(), st.sampled_from(["utf-8", "utf-16-le"])),
+        st.builds(lambda members: json.dumps(members).encode(), st.dictionaries(_texts, _json)),
+        st.binary(max_size=30).map(lambda junk: b"{" + junk + b"}"),
+        st.sampled_from([b"{}}", b"{} }", b'{"a":1}{"b":2}', b'{"a":NaN}', b'{"a":"\\ud800"}',
+                         b"{\x00}", b'{"a":[' * 3 + b"]}", b"{" + b"[" * 5000 + b"}"])))
+    def test_sameValue(self, data: bytes) -> None:
+        try:
+            expected: Any = ("value", json.loads(data))
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            expected = "refused"
+        try:
+            got: Any = ("value", wire._loadObject(data))
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            got = "refused"
+        if expected != got:  # NaN is not equal to itself: compare the JSON
+            self.assertEqual(repr(got), repr(expected))
+
+    def test_usualActionScanned(self) -> None:
+        """A click is read by the scanner at once, not by C{json.loads}."""
+        self.patch(wire, "loads", lambda data: self.fail("read by loads"))
+        self.assertEqual(
+            wire.parse(b'{"type":"action","action":{"type":"CLICK","x":20.5,"y":1}}'),
+            wire.Action({"type": "CLICK", "x": 20.5, "y": 1}))
