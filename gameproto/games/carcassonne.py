@@ -356,6 +356,8 @@ class Board:
         self.followers: dict[tuple[int, int], tuple[Seat, str]] = {}
         """The follower on each tile that has one: its seat and zone."""
         self.frontier: set[tuple[int, int]] = set()
+        self._fitted: dict[str, tuple[str, int, int]] = {}
+        """For each tile type, where it last fitted (turned edges, x, y): asked first."""
         self.place(START_TILE, START[0], START[1], "N")
 
     # union-find
@@ -413,9 +415,17 @@ class Board:
 
     def placeable(self, tile: str) -> bool:
         """Whether ``tile`` fits somewhere, in some orientation."""
+        fits, frontier = self._fits, self.frontier
+        fitted = self._fitted.get(tile)
+        if fitted is not None and (fitted[1], fitted[2]) in frontier and fits(*fitted):
+            return True  # usually: where it fitted last still takes it
         turned = _TURNED[tile]  # symmetric tiles: fewer than four
-        fits = self._fits
-        return any(fits(edges, x, y) for (x, y) in self.frontier for edges in turned)
+        for x, y in frontier:
+            for edges in turned:
+                if fits(edges, x, y):
+                    self._fitted[tile] = (edges, x, y)
+                    return True
+        return False
 
     def _connections(self, tile: str, orientation: str, x: int,
                      y: int) -> list[tuple[int, int, bool]]:

@@ -104,6 +104,30 @@ class BoardTests(SynchronousTestCase):
         for tile in TILES:
             self.assertEqual(board.placeable(tile), bool(board.placements(tile)), tile)
 
+    @settings(max_examples=10, deadline=None)
+    @given(st.integers(0, 10_000), st.booleans())
+    def test_placeableMoveByMove(self, seed: int, bot: bool) -> None:
+        """
+        Asked again after every move of a game (where each tile fitted last
+        is asked first, and may be taken or closed in since), a tile is
+        placeable exactly when it has a placement.
+        """
+        game = _start(2, "named", "3rd")
+        rng = random.Random(seed)
+        while not game.over:
+            board = game.board
+            for tile in TILES:
+                self.assertEqual(board.placeable(tile), bool(board.placements(tile)), tile)
+            seat = game.turn
+            if bot:
+                move = carcassonneBot(game.view(seat), seat)
+            else:
+                tile = rng.choice([t for t in sorted(game.remaining)
+                                   if game.remaining[t] > 0 and board.placeable(t)])
+                x, y, o = rng.choice(board.placements(tile))
+                move = {"tile": tile, "x": x, "y": y, "orientation": o, "zone": None}
+            assert isinstance(game.act(seat, move), Instructions), move
+
 
 class GameTests(SynchronousTestCase):
     """The game's fast paths against the plain ways."""
