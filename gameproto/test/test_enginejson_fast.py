@@ -22,7 +22,7 @@ from gameproto.engine.table import Table
 from gameproto.enginejson import wire
 from gameproto.enginejson.server import DisplayCache
 from gameproto.games.tarot import tarotBot
-from gameproto.jsonutil import _SURROGATE, MAX_DEPTH, plainJSON
+from gameproto.jsonutil import _SURROGATE, MAX_DEPTH, _surelyPlain, _whyNotPlain, plainJSON
 
 from .test_enginejson import Client, Harness, tarot
 
@@ -292,6 +292,22 @@ class PlainJSONTests(SynchronousTestCase):
         self.assertEqual(plainJSON(value, maxDepth) is None,
                          plainCheck(value, 0, maxDepth) is None)
         self.assertEqual(plainJSON(value) is None, plainCheck(value) is None)
+
+    @settings(max_examples=400, deadline=None)
+    @given(_json, st.integers(0, 4))
+    def test_sameReason(self, value: Any, maxDepth: int) -> None:
+        """The quick walk answers as the full one, the same reason first."""
+        self.assertEqual(plainJSON(value, maxDepth), _whyNotPlain(value, maxDepth))
+        self.assertEqual(plainJSON([value, 1.5, "x"]), _whyNotPlain([value, 1.5, "x"], MAX_DEPTH))
+
+    def test_quickWalk(self) -> None:
+        """A plain action is judged by the quick walk alone; a problem by the full one."""
+        action = json.loads('{"type":"action","action":{"type":"CLICK","x":2.5,"y":[1,null]}}')
+        self.assertTrue(_surelyPlain(action, MAX_DEPTH))
+        wrongs: list[Any] = [[float("nan")], {"\ud800": 1}, ["\udfff"], [[[]]]]
+        for wrong in wrongs:
+            self.assertFalse(_surelyPlain(wrong, 2), wrong)
+            self.assertIsNotNone(plainJSON(wrong, 2))
 
 
 class LineReaderTests(SynchronousTestCase):
