@@ -522,7 +522,10 @@ def _miss(action: Mapping[str, JSON], request: RequestedAction,
             return 0, WrongActionSubtype.WRONG_BUTTON
         zones = request.zones if request.zones is not None else (
             (area,) if area is not None else None)
-        if zones is not None and not any(z.contains(x, y) for z in zones):
+        if zones is not None:
+            for zone in zones:  # (a loop: no generator made for each action)
+                if zone.contains(x, y):
+                    return None
             return 1, WrongActionSubtype.OUT_OF_ZONE
         return None
     if request.type == "KEY":
