@@ -190,7 +190,8 @@ class EngineJsonPlayer:
         }
         if shared.colours is not None:
             message["colours"] = shared.colours
-        self.send(wire.Encoded(message, wire.encodeWith(message, "displays", encoded)))
+        self.protocol.sendMessage(  # (what send does, one call less for each seat)
+            wire.Encoded(message, wire.encodeWith(message, "displays", encoded)))
         if instructions.game_state.gameover:
             self.ended(table, None, instructions.game_state.text)
 
@@ -202,7 +203,7 @@ class EngineJsonPlayer:
         outcome = table.act(seat, move)
         if isinstance(outcome, Deferred):
             outcome.addCallback(self._refusal)
-        else:
+        elif isinstance(outcome, Errors):
             self._refusal(outcome)
 
     def _refusal(self, outcome: Instructions | Errors) -> None:
