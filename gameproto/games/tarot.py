@@ -584,6 +584,21 @@ _setInitvalues = Instructions.__dict__["initvalues"].__set__
 _setScores = GameState.__dict__["scores"].__set__
 _setGameover = GameState.__dict__["gameover"].__set__
 _setText = GameState.__dict__["text"].__set__
+_setKind = Event.__dict__["kind"].__set__
+_setData = Event.__dict__["data"].__set__
+_setSeat = Event.__dict__["seat"].__set__
+_setAudience = Event.__dict__["audience"].__set__
+
+
+def _event(kind: str, data: JSON, seat: Seat | None = None,
+           audience: frozenset[Seat] | None = None) -> Event:
+    """``Event(kind, data, seat, audience)``."""
+    event = _newObject(Event)
+    _setKind(event, kind)
+    _setData(event, data)
+    _setSeat(event, seat)
+    _setAudience(event, audience)
+    return event
 
 
 def _instructions(requested: tuple[RequestedAction, ...], scores: tuple[int, ...],
@@ -681,12 +696,14 @@ class TarotGame:
         self.petitAuBout: bool | None = None
         self.replayAnswers: list[bool | None] = [None] * PLAYERS
         self.phase = BIDDING
-        self._emit(Event("dealt", {"dealer": self.dealer, "deal": self.dealNumber}))
+        events = self._events
+        events.append(_event("dealt", {"dealer": self.dealer, "deal": self.dealNumber}))
         self._words.append(f"deal {self.dealNumber}: player {self.dealer + 1} deals")
         for seat in range(PLAYERS):
-            self._emit(Event("deal", list(hands[seat]), seat, frozenset({seat})))
+            events.append(_event("deal", list(hands[seat]), seat, _AUDIENCES[seat]))
         for seat in range(PLAYERS):
-            if hasPetitSec(hands[seat]):
+            # hasPetitSec: in a sorted hand, the petit last (no other trump, no excuse)
+            if hands[seat][-1] == PETIT:
                 # RULE: a petit sec voids the deal at once, detected by the
                 # engine (the protocol cannot announce it); the next dealer
                 # deals, after the replay question.  Its holder's hand is not
@@ -802,7 +819,7 @@ class TarotGame:
         self.won[winner].extend(cards)
         if last and PETIT in cards:
             self.petitAuBout = self._takerSide(winner)
-        self._emit(Event("trick", {"cards": list(self.trick), "winner": winner}))
+        self._events.append(_event("trick", {"cards": list(self.trick), "winner": winner}))
         self._words.append(_WON_WORDS[winner])
         self.previousTrick = self.trick
         self.lastTrickWinner = winner
@@ -831,8 +848,9 @@ class TarotGame:
     def _scoreDeal(self) -> None:
         assert self.taker is not None and self.contract is not None
         cards = self.takerCards()
-        points = countPoints(cards) + self.excuseTransfer
-        oudlers = countOudlers(cards)
+        # countPoints and countOudlers, by the table (the engine's cards)
+        points = sum(map(_POINTS.__getitem__, cards)) + self.excuseTransfer
+        oudlers = (PETIT in cards) + (MONDE in cards) + (EXCUSE in cards)
         won, scores = dealScores(self.contract, self.taker, points, oudlers, self.petitAuBout)
         shown = self.discard if self.discard is not None else self.chien
         self._finishDeal({
@@ -902,9 +920,36 @@ class TarotGame:
         else:
             cards = tuple(sorted(hand))
             self._hands[seat] = (hand, len(hand), cards)
-        start, stop, excuse = _legalRun(cards, played)
-        legal = cards[start:stop] + (EXCUSE,) if excuse else cards[start:stop]
-        playable = (cards, legal, start, stop, excuse)
+        # _legalRun(cards, played), inline
+        count = len(cards)
+        suit = None
+        for card in played:
+            if card != EXCUSE:
+                suit = _SUIT[card]
+                break
+        if suit is None:
+            playable = (cards, cards, 0, count, False)
+        else:
+            excuse = count > 0 and cards[-1] == EXCUSE
+            start = stop = 0
+            if suit != TRUMPS:
+                start = bisect_left(cards, 14 * suit)
+                stop = bisect_left(cards, 14 * suit + 14, start)
+            if start == stop:  # not following: the trumps, else any card
+                start = bisect_left(cards, PETIT)
+                stop = bisect_left(cards, EXCUSE, start)
+                if start == stop:
+                    start, stop, excuse = 0, count, False
+                else:
+                    highest = -1  # the highest trump played
+                    for card in played:
+                        if PETIT <= card <= MONDE and card > highest:
+                            highest = card
+                    above = bisect_right(cards, highest, start, stop)
+                    if above < stop:
+                        start = above
+            legal = cards[start:stop] + (EXCUSE,) if excuse else cards[start:stop]
+            playable = (cards, legal, start, stop, excuse)
         self._legalCache = (self._stamp, seat, hand, len(hand), played, len(played), playable)
         return playable
 
@@ -1059,7 +1104,17 @@ class TarotGame:
                     self._stamp += 1
                     self._lastEvents = events = (_CARD_EVENTS[seat][value],)
                     self._lastWords = text = _CARD_WORDS[seat][value]
-                    return _instructions(self._cardRequest(turn), tuple(self.totals), text, events)
+                    # _instructions, inline
+                    state = _newObject(GameState)
+                    _setScores(state, tuple(self.totals))
+                    _setGameover(state, False)
+                    _setText(state, text)
+                    instructions = _newObject(Instructions)
+                    _setRequested(instructions, self._cardRequest(turn))
+                    _setGameState(instructions, state)
+                    _setEvents(instructions, events)
+                    _setInitvalues(instructions, None)
+                    return instructions
                 self._play(seat, value)
                 return self._step()
         if phase == OVER or seat not in self.waitingFor():
@@ -1596,6 +1651,7 @@ def _beats(card: int, best: int, suit: int | None) -> bool:
 
 
 _SEATS = tuple(range(PLAYERS))
+_AUDIENCES = tuple(frozenset({seat}) for seat in _SEATS)
 _ORDERS = tuple(tuple((leader + i) % PLAYERS for i in range(PLAYERS)) for leader in range(PLAYERS))
 """The seats in play order, by the trick's leader."""
 _TRUMP_18 = PETIT + 17
@@ -1614,7 +1670,7 @@ def botCard(view: TarotView) -> int:
     leader = view.leader if view.leader is not None else seat
     amTaker = seat == view.taker
     excuse = EXCUSE in legal
-    plain = [c for c in legal if c != EXCUSE] if excuse else list(legal)
+    plain = [c for c in legal if c != EXCUSE] if excuse else legal  # only read
     if excuse and (len(hand) <= 3 or not plain):
         return EXCUSE  # early-ish, never kept for the last trick
     # the trick so far, in play order, read once: how many cards, the suit
@@ -1639,20 +1695,23 @@ def botCard(view: TarotView) -> int:
     last = count == PLAYERS - 1
     if best < 0:  # only the excuse was led: the cheapest card
         return min(plain, key=_costOf) if plain else EXCUSE
-    # the cards that would beat ``best`` (L{_beats}, the excuse not in plain)
-    if PETIT <= best <= MONDE:
-        winners = [c for c in plain if PETIT <= c <= MONDE and c > best]
-    else:
-        winners = [c for c in plain if PETIT <= c <= MONDE or (_SUIT[c] == suit and c > best)]
+    bestTrump = PETIT <= best <= MONDE
     if (winnerSeat == view.taker) == amTaker:  # a partner wins the trick so far
         if last or _TRUMP_18 <= best <= MONDE:  # the 18 to the 21 of trumps
-            if PETIT in plain and (last or PETIT not in winners):
+            # the petit would not win the trick (L{_beats}) when a trump wins it
+            if PETIT in plain and (last or bestTrump):
                 return PETIT  # the petit saved on a partner's sure trick
             nonTrumps = [c for c in plain if not PETIT <= c <= MONDE]
             if nonTrumps:
                 return max(nonTrumps, key=_loadOf)
-        lows = [c for c in plain if c != PETIT] or plain
-        return min(lows, key=_costOf)
+        if PETIT in plain:
+            return min([c for c in plain if c != PETIT] or plain, key=_costOf)
+        return min(plain, key=_costOf)
+    # the cards that would beat ``best`` (L{_beats}, the excuse not in plain)
+    if bestTrump:
+        winners = [c for c in plain if PETIT <= c <= MONDE and c > best]
+    else:
+        winners = [c for c in plain if PETIT <= c <= MONDE or (_SUIT[c] == suit and c > best)]
     if winners:
         if last:
             if PETIT in winners:

@@ -39,13 +39,16 @@ from gameproto.games.tarot import (
     TRUMPS,
     TarotGame,
     TarotView,
+    _event,
     _instructions,
     _legal,
     _legalRun,
     botBid,
     botDiscard,
     cardPoints,
+    dealCards,
     handStrength,
+    hasPetitSec,
     isKing,
     isTrump,
     ledSuit,
@@ -305,7 +308,7 @@ class ContractObjectsTests(SynchronousTestCase):
         The classes the engine makes without their __init__ have nothing
         __init__ would run besides writing the fields.
         """
-        for cls in (GameState, Instructions, TarotView):
+        for cls in (GameState, Instructions, TarotView, Event):
             for field in attrs.fields(cls):
                 self.assertIsNone(field.validator, (cls, field.name))
                 self.assertIsNone(field.converter, (cls, field.name))
@@ -326,6 +329,25 @@ class ContractObjectsTests(SynchronousTestCase):
         self.assertEqual(repr(made), repr(plain))  # text too (not compared by ==)
         self.assertEqual(made.asJSON(), plain.asJSON())
         self.assertEqual(hash(made), hash(plain))
+
+    @given(st.sampled_from(["deal", "trick", "dealt"]), st.none() | st.integers(),
+           st.none() | st.integers(0, 3), st.none() | st.frozensets(st.integers(0, 3)))
+    def test_event(self, kind: str, data: int | None, seat: int | None,
+                   audience: frozenset[int] | None) -> None:
+        """L{_event} is the plain Event."""
+        made, plain = _event(kind, data, seat, audience), Event(kind, data, seat, audience)
+        self.assertEqual(made, plain)
+        self.assertEqual(repr(made), repr(plain))
+        self.assertEqual(_event(kind, data), Event(kind, data))
+
+    @settings(max_examples=300)
+    @given(st.integers(0, 2**53 - 1), st.integers(1, 10**6), st.integers(0, 3),
+           st.lists(st.sampled_from(DECK), min_size=1, max_size=24, unique=True))
+    def test_petitSec(self, seed: int, deal: int, dealer: int, cards: list[int]) -> None:
+        """A sorted hand has the petit sec when the petit is its last card."""
+        hands, _ = dealCards(seed, deal, dealer)
+        for hand in hands + (tuple(sorted(cards)), (3, 20, PETIT), (3, PETIT, EXCUSE), (PETIT, 57)):
+            self.assertEqual(hand[-1] == PETIT, hasPetitSec(hand))
 
 
 class SameDealsTests(SynchronousTestCase):
