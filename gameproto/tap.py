@@ -36,7 +36,7 @@ from gameproto.engine.external import (
 )
 from gameproto.engine.hub import Hub, HubSettings
 from gameproto.engine.registry import EngineRegistry, loadEngineDirectory
-from gameproto.engine.store import Checkpointer, SQLiteRecordStore
+from gameproto.engine.store import Checkpointer, SQLiteRecordStore, isCheckpointable
 from gameproto.net import Limits, cap, originList, positiveCount, rate
 from gameproto.plugin import (
     WEB_PORT,
@@ -536,8 +536,7 @@ def checkpointerFor(hub: Hub, clock: IReactorTime) -> Checkpointer | None:
     otherwise (SQLite then checkpoints in the commit that fills its log).
     """
     store = hub.store
-    if not (isinstance(store, SQLiteRecordStore) and store.batched
-            and IReactorThreads.providedBy(clock)):
+    if not isCheckpointable(store) or not IReactorThreads.providedBy(clock):
         return None
     reactor: Any = clock
 

@@ -25,7 +25,7 @@ import functools
 import json
 import os
 import sqlite3
-from typing import Any, Callable, Concatenate, Iterator, ParamSpec
+from typing import Any, Callable, Concatenate, Iterator, ParamSpec, TypeGuard
 
 import orjson
 from twisted.internet.defer import Deferred, succeed
@@ -450,6 +450,11 @@ class SQLiteRecordStore:
                           initvalues=json.loads(initvalues), seats=json.loads(seats),
                           started=started, actions=actions, finished=finished,
                           scores=json.loads(scores) if scores else None, error=error)
+
+
+def isCheckpointable(store: object) -> TypeGuard[SQLiteRecordStore]:
+    """Whether ``store`` is a L{SQLiteRecordStore} in a file that batches its commits."""
+    return isinstance(store, SQLiteRecordStore) and store.batched
 
 
 class Checkpointer:

@@ -17,8 +17,9 @@ from twisted.internet.task import Clock
 from twisted.trial.unittest import SynchronousTestCase, TestCase
 
 from gameproto import tap
+from gameproto.engine.hub import Hub
 from gameproto.engine.outbox import Outbox
-from gameproto.engine.record import GameRecord, RecordedAction
+from gameproto.engine.record import GameRecord, MemoryRecordStore, RecordedAction
 from gameproto.engine.store import Checkpointer, SQLiteRecordStore
 from gameproto.test.service_helpers import LOCAL, onlyPorts
 
@@ -215,6 +216,20 @@ class CheckpointerTests(SynchronousTestCase):
 class ServerTests(TestCase):
     """The service twistd runs checkpoints in the reactor's threads, from start to stop."""
 
+    def test_onlyABatchedFile(self) -> None:
+        """
+        No checkpointer for a store that is not a batched SQLite file (one
+        in memory, another kind of store), nor on a clock without threads.
+        """
+        for store in (MemoryRecordStore(), SQLiteRecordStore(":memory:"), object()):
+            hub = Hub(reactor, store, batchCommits=True)  # type: ignore[arg-type]
+            self.assertIsNone(tap.checkpointerFor(hub, reactor))
+        fileStore = SQLiteRecordStore(self.mktemp())
+        self.addCleanup(fileStore.close)
+        hub = Hub(reactor, fileStore, batchCommits=True)
+        self.assertIsInstance(tap.checkpointerFor(hub, reactor), Checkpointer)
+        self.assertIsNone(tap.checkpointerFor(hub, Clock()))
+
     def test_theServerCheckpointsInAThread(self) -> Deferred[None]:
         """
         The service of C{twistd gameproto} on a reactor with threads: its
@@ -229,7 +244,6 @@ class ServerTests(TestCase):
         store = top.hub.store
         assert isinstance(store, SQLiteRecordStore)
         self.assertIs(checkpointer.store, store)
-        self.assertIsNone(tap.checkpointerFor(top.hub, Clock()))  # no threads, no checkpointer
         top.startService()
         (autocheckpoint,) = store._db.execute("PRAGMA wal_autocheckpoint").fetchone()
         self.assertEqual(autocheckpoint, 0)
