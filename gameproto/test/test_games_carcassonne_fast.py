@@ -61,17 +61,18 @@ def played(seed: int, moves: int, farms: str = "3rd", bot: bool = False) -> Carc
         if game.over:
             break
         seat = game.turn
-        if bot:
-            move = carcassonneBot(game.view(seat), seat)
-        else:
-            tile = rng.choice([t for t in sorted(game.remaining)
-                               if game.remaining[t] > 0 and game.board.placeable(t)])
-            x, y, o = rng.choice(game.board.placements(tile))
-            zones = game.board.followerZones(tile, x, y, o) if game.left[seat] else []
-            move = {"tile": tile, "x": x, "y": y, "orientation": o,
-                    "zone": rng.choice([*zones, None])}
+        move = carcassonneBot(game.view(seat), seat) if bot else randomMove(game, seat, rng)
         assert isinstance(game.act(seat, move), Instructions), move
     return game
+
+
+def randomMove(game: CarcassonneGame, seat: int, rng: random.Random) -> dict[str, object]:
+    """A legal move for ``seat``, chosen by ``rng``: any tile left that fits, anywhere."""
+    tile = rng.choice([t for t in sorted(game.remaining)
+                       if game.remaining[t] > 0 and game.board.placeable(t)])
+    x, y, o = rng.choice(game.board.placements(tile))
+    zones = game.board.followerZones(tile, x, y, o) if game.left[seat] else []
+    return {"tile": tile, "x": x, "y": y, "orientation": o, "zone": rng.choice([*zones, None])}
 
 
 class BoardTests(SynchronousTestCase):
@@ -158,12 +159,7 @@ class GameTests(SynchronousTestCase):
             if rng.random() < 0.7:  # the bot's: it fills around its monks
                 move = carcassonneBot(fast.view(seat), seat)
             else:
-                tile = rng.choice([t for t in sorted(fast.remaining)
-                                   if fast.remaining[t] > 0 and fast.board.placeable(t)])
-                x, y, o = rng.choice(fast.board.placements(tile))
-                zones = fast.board.followerZones(tile, x, y, o) if fast.left[seat] else []
-                move = {"tile": tile, "x": x, "y": y, "orientation": o,
-                        "zone": rng.choice([*zones, None])}
+                move = randomMove(fast, seat, rng)
             outcome = fast.act(seat, move)
             cloisters, scoring = carcassonne._CLOISTER_TILES, carcassonne._SCORING
             carcassonne._CLOISTER_TILES = frozenset(TILES)
