@@ -405,14 +405,11 @@ class CarcassonneGame:
         self._deadline = Deadline(server.clock)
         """The time of the move (from the TOKEN), or of a bot's delay."""
         self._ackDeadline = Deadline(server.clock)
-        """The time of the answers to a relayed move."""
-        self._timing: str | None = None
         """
-        Which time counts now: "move", "acks", "bot", or None (none).  A time
-        that stops counting is left to lapse, not cancelled: its expiry is
-        ignored, and the next move's (or answers') time pushes the same call
-        back, so that a move costs the reactor no call cancelled and none
-        scheduled.  The game's end cancels both.
+        The time of the answers to a relayed move.  At most one of the two
+        counts; the other is left to lapse (L{Deadline.lapse}), so that a
+        move costs the reactor no call cancelled and none scheduled.  The
+        game's end cancels both.
         """
         self._begun = False
         """Whether the turn machine heard the table's first news (``begin``)."""
@@ -525,8 +522,8 @@ class CarcassonneGame:
         if isinstance(holder, CarcassonneBot):
             self.startBot(seat)
             return
-        self._timing = "move"
-        self._deadline.start(settings.timeout, self._moveExpired)
+        self._ackDeadline.lapse()
+        self._deadline.start(settings.timeout, self.turn.timedOut)
         if isinstance(holder, CarcassonnePlayer):
             holder.send(wire.Token(token))
         elif isinstance(holder, CarcassonneGuestSeat):
@@ -580,8 +577,8 @@ class CarcassonneGame:
         return frozenset(awaiting)
 
     def awaitAcks(self) -> None:
-        self._timing = "acks"
-        self._ackDeadline.start(self.server.settings.ackTimeout, self._acksExpired)
+        self._deadline.lapse()
+        self._ackDeadline.start(self.server.settings.ackTimeout, self.turn.timedOut)
 
     def moveAccepted(self, mover: Seat) -> None:
         # The answers' time is left as it is here: the next TOKEN (or bot,
@@ -617,7 +614,6 @@ class CarcassonneGame:
                         else "the pile is empty")
 
     def wrapUp(self, reason: str | None) -> None:
-        self._timing = None
         self._deadline.cancel()
         self._ackDeadline.cancel()
         for _, player in self.connections():
@@ -648,9 +644,9 @@ class CarcassonneGame:
         return isinstance(self.table.holders[seat], CarcassonneBot) and seat not in self.gone
 
     def startBot(self, seat: Seat) -> None:
+        self._ackDeadline.lapse()
         self._deadline.cancel()  # a new call: moving a pending one sooner searches the heap
-        self._timing = "bot"
-        self._deadline.start(self.server.settings.botDelay, self._botExpired)
+        self._deadline.start(self.server.settings.botDelay, self.turn.botReady)
 
     def botPlays(self, seat: Seat) -> None:
         table = self.table
@@ -681,19 +677,8 @@ class CarcassonneGame:
                 holder.guest.aborted(self.table, seat, "too slow: the seat was given up")
 
     def cancelTimer(self) -> None:
-        self._timing = None  # the pending call lapses (see _timing)
-
-    def _moveExpired(self) -> None:
-        if self._timing == "move":
-            self.turn.timedOut()
-
-    def _acksExpired(self) -> None:
-        if self._timing == "acks":
-            self.turn.timedOut()
-
-    def _botExpired(self) -> None:
-        if self._timing == "bot":
-            self.turn.botReady()
+        self._deadline.lapse()
+        self._ackDeadline.lapse()
 
 
 # -- the matchmaker ------------------------------------------------------------------

@@ -22,6 +22,10 @@ def seconds(instance: object, attribute: Any, value: float) -> None:
         raise ValueError(f"{attribute.name} must be a number of seconds, got {value}")
 
 
+def _unheard() -> None:
+    """What a lapsed L{Deadline}'s pending call does: nothing."""
+
+
 class Deadline:
     """
     One restartable timeout: at most one pending call at a time.
@@ -30,17 +34,18 @@ class Deadline:
     def __init__(self, clock: IReactorTime) -> None:
         self._clock = clock
         self._call: IDelayedCall | None = None
-        self._expired: Callable[[], object] = lambda: None
+        self._expired: Callable[[], object] = _unheard
 
     @property
     def active(self) -> bool:
-        """Whether a timeout is pending."""
-        return self._call is not None
+        """Whether a timeout is pending (not cancelled, not lapsed)."""
+        return self._call is not None and self._expired is not _unheard
 
     def remaining(self) -> float | None:
         """Seconds left, or None when no timeout is pending."""
-        if self._call is None:
+        if not self.active:
             return None
+        assert self._call is not None
         return max(0.0, self._call.getTime() - self._clock.seconds())
 
     def start(self, seconds: float, expired: Callable[[], object]) -> None:
@@ -54,6 +59,16 @@ class Deadline:
     def _fire(self) -> None:
         self._call = None
         self._expired()
+
+    def lapse(self) -> None:
+        """
+        Stop counting without cancelling: the pending call, if any, runs out
+        unheard, and the next L{start} pushes the same call back.  For a
+        timeout restarted move after move, it spares the reactor a call
+        cancelled and another scheduled each time; L{cancel} when none will
+        follow.
+        """
+        self._expired = _unheard
 
     def cancel(self) -> None:
         """Forget the pending timeout, if any."""

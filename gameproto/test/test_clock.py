@@ -53,6 +53,31 @@ class DeadlineTests(SynchronousTestCase):
         self.assertEqual(self.fired, [])
         self.assertEqual(self.clock.getDelayedCalls(), [])
 
+    def test_lapse(self) -> None:
+        """
+        A lapsed timeout stops counting but keeps its call, which runs out
+        unheard; starting again pushes the same call back.
+        """
+        self.deadline.start(10, self.expire)
+        (call,) = self.clock.getDelayedCalls()
+        self.clock.advance(4)
+        self.deadline.lapse()
+        self.assertFalse(self.deadline.active)
+        self.assertIsNone(self.deadline.remaining())
+        self.assertEqual(self.clock.getDelayedCalls(), [call])
+        self.deadline.start(10, self.expire)
+        self.assertEqual(self.clock.getDelayedCalls(), [call])
+        self.assertEqual(self.deadline.remaining(), 10)
+        self.clock.advance(10)
+        self.assertEqual(self.fired, [14])
+        self.deadline.start(5, self.expire)
+        self.deadline.lapse()
+        self.clock.advance(100)
+        self.assertEqual(self.fired, [14])
+        self.assertEqual(self.clock.getDelayedCalls(), [])
+        self.deadline.lapse()  # nothing pending: nothing to do
+        self.assertFalse(self.deadline.active)
+
     def test_restart(self) -> None:
         """Starting again replaces the pending timeout."""
         self.deadline.start(10, self.expire)
