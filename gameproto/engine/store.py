@@ -28,7 +28,7 @@ import sqlite3
 from typing import Any, Callable, Concatenate, Iterator, ParamSpec, TypeGuard
 
 import orjson
-from twisted.internet.defer import Deferred, succeed
+from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IReactorTime
 from twisted.internet.task import LoopingCall
 from twisted.logger import Logger
@@ -221,7 +221,11 @@ class SQLiteRecordStore:
         self._db.execute("COMMIT")
         self.written = True
         if self.catchUpDue:
-            self.catchUp()
+            try:
+                self.catchUp()
+            except sqlite3.Error:
+                # The turn is committed all the same: its players are told.
+                log.failure("a checkpoint of the database failed")
 
     written = False
     """Whether a commit was made since a L{Checkpointer} last looked."""

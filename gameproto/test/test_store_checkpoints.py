@@ -9,7 +9,8 @@ once it grows too long; the server runs it from start to stop.
 from __future__ import annotations
 
 import os
-from typing import Callable
+import sqlite3
+from typing import Any, Callable
 
 from twisted.internet import reactor
 from twisted.internet.defer import Deferred
@@ -196,6 +197,35 @@ class CheckpointerTests(SynchronousTestCase):
         self.assertFalse(self.writer.store.catchUpDue)
         self.clock.advance(1)
         self.assertEqual(len(self.calls), 1)
+
+    def test_aFailedCatchUp(self) -> None:
+        """
+        A catch-up that fails after the turn's commit is logged: the turn
+        stays committed and its commit does not fail (its players are told).
+        """
+        store = self.writer.store
+        store.checkpointInThread()
+        real = store._db
+
+        class FailingCheckpoint:
+            def __getattr__(self, name: str) -> object:
+                return getattr(real, name)
+
+            def execute(self, sql: str, *args: Any) -> object:
+                if sql.startswith("PRAGMA wal_checkpoint"):
+                    raise sqlite3.OperationalError("disk I/O error")
+                return real.execute(sql, *args)
+
+        store._db = FailingCheckpoint()  # type: ignore[assignment]
+        store.catchUpDue = True
+        self.writer.write(1)  # no exception: the commit went through
+        self.assertEqual(len(self.flushLoggedErrors(sqlite3.OperationalError)), 1)
+        self.assertFalse(store.catchUpDue)
+        store._db = real
+        other = sqlite3.connect(self.writer.path)
+        self.addCleanup(other.close)
+        (count,) = other.execute("SELECT COUNT(*) FROM actions").fetchone()
+        self.assertEqual(count, 1)
 
     def test_stopWaitsForTheThread(self) -> None:
         """L{Checkpointer.stop} fires once the running checkpoint is done, and none follows."""
