@@ -31,7 +31,7 @@ import enum
 import random
 import typing
 from collections import deque
-from typing import TYPE_CHECKING, Callable, Iterable, Sequence, Union
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence, Union
 
 import attrs
 from twisted.internet.interfaces import IReactorTime
@@ -906,30 +906,28 @@ class FreeDokoRoom(Room):
 
     def children(self) -> list[FreeDokoChild]:
         """The children playing the party here now."""
-        if self.table is None:
-            return []
-        return [h for h in self.table.holders
-                if isinstance(h, FreeDokoChild) and h.inParty and h.room is self]
+        return list(self._playing())
+
+    def _playing(self) -> Iterator[FreeDokoChild]:
+        """L{children}, one by one (the barrier's checks stop at the first that tells)."""
+        table = self.table
+        if table is None:
+            return
+        for holder in table.holders:
+            if isinstance(holder, FreeDokoChild) and holder.inParty and holder.room is self:
+                yield holder
 
     def barrierPassed(self, index: int) -> bool:
         """Whether every child playing here said ``trick taken`` ``index`` times."""
-        table = self.table
-        if table is None:
-            return True
-        for holder in table.holders:
-            if (isinstance(holder, FreeDokoChild) and holder.taken < index
-                    and holder.inParty and holder.room is self):
+        for child in self._playing():
+            if child.taken < index:
                 return False
         return True
 
     def barrierUp(self) -> bool:
         """Whether a child owes a ``trick taken`` or has lines waiting for one."""
-        table = self.table
-        if table is None:
-            return False
-        for holder in table.holders:
-            if (isinstance(holder, FreeDokoChild) and holder.inParty and holder.room is self
-                    and holder.behind):
+        for child in self._playing():
+            if child.behind:
                 return True
         return False
 
