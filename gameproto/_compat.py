@@ -20,7 +20,8 @@ go away:
     (L{pendingWriteBytes}), for the metrics;
   - Twisted's HTTP channel: a pull producer (a static file's) registered
     while the channel waits for its transport starts paused, as the channel
-    is (L{pauseLikeChannel}).
+    is (L{pauseLikeChannel}); the bytes a channel kept while an upgrade
+    request waited its turn go to the WebSocket (L{deliverHeldData}).
 """
 
 from __future__ import annotations
@@ -30,8 +31,8 @@ from typing import Any, Callable, TypeVar
 from automat import NoTransition
 from wsproto.utilities import LocalProtocolError
 
-__all__ = ["afterChannelData", "currentStateName", "indexTransitions", "machineTransitions",
-           "pauseLikeChannel",
+__all__ = ["afterChannelData", "currentStateName", "deliverHeldData", "indexTransitions",
+           "machineTransitions", "pauseLikeChannel",
            "pendingMessageBytes", "pendingWriteBytes", "upgradedToWebSocket"]
 
 MachineT = TypeVar("MachineT")
@@ -212,3 +213,34 @@ def pauseLikeChannel(channel: object) -> bool:
         return False
     pause()
     return True
+
+
+def deliverHeldData(channel: object) -> int:
+    """
+    Give the WebSocket a just upgraded Twisted HTTP ``channel`` now hands
+    its bytes to (call it right after the upgrade) what the channel kept
+    while the upgrade request waited to be served; how many bytes.
+
+    While a request is being handled, the channel keeps what arrives after
+    it in its private C{_dataBuffer}, for the next request, and past its
+    private C{_optimisticEagerReadSize} (16 KiB) pauses its transport
+    (C{_networkProducer}) until the request is done.  An upgrade is never
+    done as a request is: served at once, the bytes of its own chunk go to
+    the WebSocket (L{afterChannelData}); served later (its peer's share of
+    requests, or the port's share of the reactor's turn, spent), without
+    this the kept bytes would never be read, and a paused connection
+    never read nor closed again.  Relies on those three names and on
+    C{_waitingForTransport} (the channel's transport full: it stays paused).
+    """
+    held: list[bytes] | None = getattr(channel, "_dataBuffer", None)
+    if not held:
+        return 0
+    data = b"".join(held)
+    channel._dataBuffer = []  # type: ignore[attr-defined]
+    eager = getattr(channel, "_optimisticEagerReadSize", 0)
+    producer = getattr(channel, "_networkProducer", None)
+    if len(data) > eager and producer is not None and \
+            not getattr(channel, "_waitingForTransport", False):
+        producer.resumeProducing()
+    channel.dataReceived(data)  # type: ignore[attr-defined]
+    return len(data)

@@ -8,6 +8,7 @@ connections of one peer.
 
 from __future__ import annotations
 
+from collections import deque
 from typing import (
     TYPE_CHECKING,
     AbstractSet,
@@ -85,6 +86,13 @@ class Limits:
     """Time a message whose first bytes arrived has to be complete."""
     requestTimeout: float = attrs.field(default=30.0, validator=_positive)
     """Time an HTTP request whose first bytes arrived has to be complete (headers and body)."""
+    requestsPerTurn: int = attrs.field(default=2, validator=_notNegative)
+    """
+    HTTP requests the web port serves in one turn of the reactor, all peers
+    together; the others wait, in order, for the next turns, so that a
+    burst of requests never holds the games back for longer than this many
+    requests take.  0: no bound.
+    """
     webSocketIdleTimeout: float = attrs.field(default=300.0, validator=_positive)
     """
     Time a WebSocket may stay silent (no frame, not even the answer to the
@@ -161,6 +169,56 @@ class TokenBucket:
         """Seconds until a token is there (a millisecond at least)."""
         self._refill()
         return max(0.001, (1 - self.tokens) / self.rate)
+
+
+class TurnShare:
+    """
+    At most ``perTurn`` pieces of work done in each turn of the reactor
+    (``clock``); the others wait, in the order they came, for the next
+    turns, which do ``perTurn`` each (0: no bound).  No turn is lost: while
+    work waits, every turn does some.
+    """
+
+    def __init__(self, perTurn: int, clock: IReactorTime) -> None:
+        self.perTurn = perTurn
+        self.clock = clock
+        self.done = 0
+        """Work done in this turn."""
+        self._waiting: deque[Callable[[], bool]] = deque()
+        self._newTurn: IDelayedCall | None = None
+
+    @property
+    def waiting(self) -> int:
+        """Work waiting for a later turn."""
+        return len(self._waiting)
+
+    def offer(self, work: Callable[[], bool]) -> bool:
+        """
+        True: do the work now (it counts in this turn's share).  False: it
+        waits; ``work`` is called in a later turn, and returns whether it did
+        any (False: it was called off meanwhile, and takes no share).
+        """
+        if not self.perTurn:
+            return True
+        if self._newTurn is None:
+            self._newTurn = self.clock.callLater(0, self._turn)
+        if self.done < self.perTurn and not self._waiting:
+            self.done += 1
+            return True
+        self._waiting.append(work)
+        return False
+
+    def _turn(self) -> None:
+        self._newTurn = None
+        self.done = 0
+        waiting = self._waiting
+        while waiting and self.done < self.perTurn:
+            self.done += 1  # (before: the work may offer more, which counts after it)
+            if not waiting.popleft()():
+                self.done -= 1
+        if self.done or waiting:
+            # This turn's share counts until the next one begins.
+            self._newTurn = self.clock.callLater(0, self._turn)
 
 
 class PeerCounter:

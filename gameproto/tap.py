@@ -211,6 +211,10 @@ class Options(usage.Options):
         ["request-timeout", None, 30.0,
          "Seconds an HTTP request has, once its first byte arrived, to arrive whole "
          "(headers and body); past it the connection is closed.", seconds],
+        ["web-requests-per-turn", None, 2,
+         "HTTP requests the web port serves in one turn of the reactor, all peers "
+         "together; the others wait, in order, for the next turns, so that a burst of "
+         "requests cannot hold the games back (0: no bound).", cap],
         ["websocket-idle-timeout", None, 300.0,
          "Seconds a WebSocket may stay silent (it is pinged halfway, which browsers "
          "answer); past it, it is closed.", seconds],
@@ -315,6 +319,7 @@ class Options(usage.Options):
                 messageRate=self["message-rate"], messageBurst=self["message-burst"],
                 messageTimeout=self["message-timeout"],
                 requestTimeout=self["request-timeout"],
+                requestsPerTurn=self["web-requests-per-turn"],
                 webSocketIdleTimeout=self["websocket-idle-timeout"],
                 allowedOrigins=origins)
         except ValueError as e:

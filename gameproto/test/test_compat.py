@@ -16,7 +16,7 @@ from twisted.internet.task import NotPaused
 from twisted.trial.unittest import SynchronousTestCase
 from twisted.web.http import HTTPChannel
 from twisted.web.resource import Resource
-from twisted.web.server import Request, Site
+from twisted.web.server import NOT_DONE_YET, Request, Site
 from twisted.web.websocket import WebSocketResource, WebSocketTransport
 from wsproto import ConnectionType, WSConnection
 from wsproto.connection import Connection
@@ -27,6 +27,7 @@ from wsproto.events import Request as WSRequest
 from gameproto._compat import (
     afterChannelData,
     currentStateName,
+    deliverHeldData,
     indexTransitions,
     machineTransitions,
     pauseLikeChannel,
@@ -342,3 +343,46 @@ class TwistedHTTPChannelTests(SynchronousTestCase):
         self.assertFalse(pauseLikeChannel(other))  # not waiting: left streaming
         other.unregisterProducer()
         self.assertFalse(pauseLikeChannel(object()))
+
+
+class Pending(Resource):
+    """A resource that never answers (its request stays the one being handled)."""
+
+    isLeaf = True
+
+    def render_GET(self, request: Request) -> int:
+        return NOT_DONE_YET
+
+
+class HeldDataTests(SynchronousTestCase):
+    """
+    What L{deliverHeldData} relies on: while a request is handled, Twisted's
+    HTTP channel keeps the bytes after it in C{_dataBuffer} and, past
+    C{_optimisticEagerReadSize}, pauses its C{_networkProducer}.
+    """
+
+    def channel(self) -> tuple[Any, StringTransport]:
+        channel: Any = HTTPChannel()  # as a Site builds it (without its wrapper)
+        channel.site, channel.requestFactory = Site(Pending()), Request
+        channel.timeOut = None
+        transport = StringTransport()
+        channel.makeConnection(transport)
+        self.addCleanup(channel.connectionLost, Failure(Exception("done")))
+        return channel, transport
+
+    def test_keptAndPaused(self) -> None:
+        for extra, paused in ((b"x" * 10, False), (b"x" * 20000, True)):
+            channel, transport = self.channel()
+            channel.dataReceived(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n" + extra)
+            self.assertEqual(b"".join(channel._dataBuffer), extra)
+            self.assertEqual(len(extra) > channel._optimisticEagerReadSize, paused)
+            self.assertEqual(transport.producerState, "paused" if paused else "producing")
+            self.assertIs(channel._networkProducer, transport)
+            self.assertFalse(channel._waitingForTransport)
+            received: list[bytes] = []
+            channel.dataReceived = received.append  # as an upgrade does
+            self.assertEqual(deliverHeldData(channel), len(extra))
+            self.assertEqual((received, channel._dataBuffer), ([extra], []))
+            self.assertEqual(transport.producerState, "producing")
+            self.assertEqual(deliverHeldData(channel), 0)
+        self.assertEqual(deliverHeldData(object()), 0)

@@ -81,6 +81,7 @@ def webSocketFault(service: tap.GameprotoService, clock: Clock, port: int) -> No
     connection, transport = connect(service, "web", port)
     client = WSConnection(ConnectionType.CLIENT)
     connection.dataReceived(client.send(WSRequest(host="localhost", target="/engine")))
+    clock.advance(0)  # a turn of the reactor: the upgrade, if the turn's requests were served
     assert transport.value().startswith(b"HTTP/1.1 101 "), transport.value()[:100]
     connection.dataReceived(Connection(ConnectionType.CLIENT).send(BytesMessage(b"binary")))
     assert transport.disconnecting

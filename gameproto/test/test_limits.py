@@ -1,8 +1,9 @@
 """
 Connection limits (L{gameproto.net.Limits}) on every port: backpressure on
 writes, a fair share of messages per connection, a deadline for a message
-or an HTTP request begun, a cap on one peer's connections, the WebSocket's
-origin check, idle timeout and the bytes that come with its upgrade.
+or an HTTP request begun, a cap on one peer's connections, the web port's
+share of each turn of the reactor, the WebSocket's origin check, idle
+timeout and the bytes that come with its upgrade.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from gameproto.net import (
     Limits,
     LimitsHub,
     TokenBucket,
+    TurnShare,
     WireProtocol,
     isConnectionSource,
 )
@@ -103,12 +105,16 @@ class LimitsTests(SynchronousTestCase):
         limits = Limits()
         self.assertEqual(limits.maxWriteBuffer, 1024 * 1024)
         self.assertEqual(limits.maxConnectionsPerPeer, 64)
+        self.assertEqual(limits.requestsPerTurn, 2)
         self.assertEqual(Hub(Clock()).limits, limits)
+        self.assertEqual(makeSite({}, limits).turns.perTurn, 2)  # type: ignore[attr-defined]
+        self.assertEqual(makeSite({}).turns.perTurn, 0)  # type: ignore[attr-defined]
 
     def test_refused(self) -> None:
         for bad in [dict(maxWriteBuffer=0), dict(maxConnectionsPerPeer=-1),
                     dict(messageRate=-1.0), dict(messageBurst=0), dict(messageTimeout=0.0),
-                    dict(requestTimeout=-1.0), dict(webSocketIdleTimeout=0.0)]:
+                    dict(requestTimeout=-1.0), dict(webSocketIdleTimeout=0.0),
+                    dict(requestsPerTurn=-1)]:
             self.assertRaises(ValueError, Limits, **bad)  # type: ignore[arg-type]
 
     def test_bucket(self) -> None:
@@ -134,19 +140,22 @@ class OptionsTests(SynchronousTestCase):
             "--db", self.mktemp(), "--max-write-buffer", "5000",
             "--max-connections-per-peer", "0", "--message-rate", "7", "--message-burst", "9",
             "--message-timeout", "4", "--request-timeout", "6", "--websocket-idle-timeout", "8",
+            "--web-requests-per-turn", "3",
             "--allowed-origins", "https://a.example, http://b.example:81"])
         service = tap.makeService(options, Clock())
         limits = service.hub.limits
         self.assertEqual(limits, Limits(
             maxWriteBuffer=5000, maxConnectionsPerPeer=0, messageRate=7, messageBurst=9,
-            messageTimeout=4, requestTimeout=6, webSocketIdleTimeout=8,
+            messageTimeout=4, requestTimeout=6, webSocketIdleTimeout=8, requestsPerTurn=3,
             allowedOrigins=("https://a.example", "http://b.example:81")))
         self.assertIs(service.getServiceNamed("web").factory.limits, limits)
+        self.assertEqual(service.getServiceNamed("web").factory.turns.perTurn, 3)
         self.assertIs(service.getServiceNamed("engine").factory.limits, limits)
 
     def test_bad(self) -> None:
         for argv in [["--allowed-origins", "example.org"], ["--max-write-buffer", "0"],
-                     ["--message-rate", "-1"], ["--max-connections-per-peer", "-2"]]:
+                     ["--message-rate", "-1"], ["--max-connections-per-peer", "-2"],
+                     ["--web-requests-per-turn", "-1"]]:
             self.assertRaises(UsageError, tap.Options().parseOptions,
                               ["--db", self.mktemp(), *argv])
 
@@ -461,6 +470,21 @@ class RequestDeadlineTests(SynchronousTestCase):
         self.assertFalse(makeSite({}).displayTracebacks)
 
 
+def webConnection(site: WebSite,
+                  peer: IPv4Address = PEER) -> tuple[WebConnection, StringTransport]:
+    """A connection to ``site`` from ``peer``, on a StringTransport."""
+    connection = site.buildProtocol(peer)
+    assert isinstance(connection, WebConnection)
+    transport = StringTransport(peerAddress=peer)
+    connection.makeConnection(transport)
+    return connection, transport
+
+
+def answered(transport: StringTransport) -> int:
+    """The requests answered 200 on ``transport``."""
+    return transport.value().count(b"HTTP/1.1 200")
+
+
 class RequestShareTests(SynchronousTestCase):
     """Each peer is served C{messageRate} HTTP requests a second, whatever its connections."""
 
@@ -470,41 +494,30 @@ class RequestShareTests(SynchronousTestCase):
         clock = Clock()
         page = Resource()
         page.render_GET = lambda request: b"ok"  # type: ignore[attr-defined]
-        site = makeSite({b"x": page}, Limits(messageRate=2, messageBurst=3), clock)
+        site = makeSite({b"x": page},
+                        Limits(messageRate=2, messageBurst=3, requestsPerTurn=0), clock)
         assert isinstance(site, WebSite)
         return clock, site
-
-    def connect(self, site: WebSite,
-                peer: IPv4Address = PEER) -> tuple[WebConnection, StringTransport]:
-        connection = site.buildProtocol(peer)
-        assert isinstance(connection, WebConnection)
-        transport = StringTransport(peerAddress=peer)
-        connection.makeConnection(transport)
-        return connection, transport
-
-    @staticmethod
-    def answered(transport: StringTransport) -> int:
-        return transport.value().count(b"HTTP/1.1 200")
 
     def test_pipelinedAtItsPace(self) -> None:
         """Ten pipelined requests: three at once, then two a second; another peer at once."""
         clock, site = self.site()
-        connection, transport = self.connect(site)
+        connection, transport = webConnection(site)
         connection.dataReceived(self.REQUEST * 10)
-        self.assertEqual(self.answered(transport), 3)
-        otherConnection, other = self.connect(site, IPv4Address("TCP", "127.0.0.2", 40001))
+        self.assertEqual(answered(transport), 3)
+        otherConnection, other = webConnection(site, IPv4Address("TCP", "127.0.0.2", 40001))
         otherConnection.dataReceived(self.REQUEST)
-        self.assertEqual(self.answered(other), 1)
+        self.assertEqual(answered(other), 1)
         for _ in range(4):
             clock.advance(0.5)
-        self.assertEqual(self.answered(transport), 7)
+        self.assertEqual(answered(transport), 7)
         clock.advance(10)
-        self.assertEqual(self.answered(transport), 10)
+        self.assertEqual(answered(transport), 10)
 
     def test_sharedByConnectionsForgottenAfter(self) -> None:
         """A peer's connections share its pace; once they are all gone, it is forgotten."""
         clock, site = self.site()
-        first, second = self.connect(site)[0], self.connect(site)[0]
+        first, second = webConnection(site)[0], webConnection(site)[0]
         for connection in (first, second, first):
             connection.dataReceived(self.REQUEST)
         self.assertGreater(site.requestWait("127.0.0.1"), 0)
@@ -516,11 +529,195 @@ class RequestShareTests(SynchronousTestCase):
     def test_waitingRequestDropped(self) -> None:
         """A connection gone while its request waits: nothing is left to run."""
         clock, site = self.site()
-        connection, transport = self.connect(site)
+        connection, transport = webConnection(site)
         connection.dataReceived(self.REQUEST * 5)
-        self.assertEqual(self.answered(transport), 3)
+        self.assertEqual(answered(transport), 3)
         connection.connectionLost(Failure(Exception("gone")))
         self.assertEqual(clock.getDelayedCalls(), [])
+
+
+class Turns(Clock):
+    """
+    A Clock whose C{advance} runs the calls due when it begins, not those
+    they schedule for the same time: those wait for the next C{advance},
+    as a reactor runs a call made in its turn in the next one.
+    """
+
+    def advance(self, amount: float) -> None:
+        self.rightNow += amount
+        self._sortCalls()
+        due = [call for call in self.calls if call.getTime() <= self.seconds()]
+        for call in due:
+            if call in self.calls:  # (not cancelled by one before it)
+                self.calls.remove(call)
+                call.called = 1
+                call.func(*call.args, **call.kw)
+
+
+class TurnShareTests(SynchronousTestCase):
+    """At most C{perTurn} pieces of work in a turn of the reactor; the others wait, in order."""
+
+    def test_share(self) -> None:
+        clock = Turns()
+        share = TurnShare(2, clock)
+        done: list[int] = []
+
+        def work(n: int) -> Callable[[], bool]:
+            def do() -> bool:
+                done.append(n)
+                return True
+            return do
+
+        self.assertEqual([share.offer(work(n)) for n in range(5)],
+                         [True, True, False, False, False])
+        self.assertEqual((share.done, share.waiting), (2, 3))
+        clock.advance(0)  # the next turn: two of those that waited
+        self.assertEqual((done, share.waiting), ([2, 3], 1))
+        self.assertFalse(share.offer(work(5)))  # behind the one still waiting
+        clock.advance(0)
+        self.assertEqual((done, share.waiting), ([2, 3, 4, 5], 0))
+        clock.advance(0)  # a turn with nothing to do: no call is left behind
+        self.assertEqual((share.done, clock.getDelayedCalls()), (0, []))
+        self.assertTrue(share.offer(work(6)))
+        self.assertEqual(len(clock.getDelayedCalls()), 1)  # the turn's end, to count again
+
+    def test_calledOff(self) -> None:
+        """Work called off while it waited takes no share of its turn."""
+        clock = Turns()
+        share = TurnShare(1, clock)
+        done: list[str] = []
+        self.assertTrue(share.offer(lambda: True))
+        share.offer(lambda: False)
+
+        def second() -> bool:
+            done.append("second")
+            return True
+
+        share.offer(second)
+        clock.advance(0)
+        self.assertEqual((done, share.waiting), (["second"], 0))
+
+    def test_noBound(self) -> None:
+        clock = Turns()
+        share = TurnShare(0, clock)
+        self.assertTrue(all(share.offer(lambda: True) for _ in range(100)))
+        self.assertEqual(clock.getDelayedCalls(), [])
+
+
+class WebTurnShareTests(SynchronousTestCase):
+    """The web port serves C{requestsPerTurn} requests in a turn of the reactor, all peers together."""
+
+    REQUEST = RequestShareTests.REQUEST
+
+    def site(self, perTurn: int, **limits: Any) -> tuple[Clock, WebSite]:
+        clock = Turns()
+        page = Resource()
+        page.render_GET = lambda request: b"ok"  # type: ignore[attr-defined]
+        engine = MessageWebSocketResource(
+            engineFactory(Limits(messageRate=0), clock), 65536, text=True)
+        site = makeSite({b"x": page, b"engine": engine},
+                        Limits(**{"messageRate": 0, "requestsPerTurn": perTurn, **limits}),
+                        clock)
+        assert isinstance(site, WebSite)
+        return clock, site
+
+    def test_burst(self) -> None:
+        """Six connections' requests in one turn: three served, then three in the next turn."""
+        clock, site = self.site(3)
+        connections = [webConnection(site) for _ in range(6)]
+        for connection, _ in connections:
+            connection.dataReceived(self.REQUEST)
+        self.assertEqual([answered(transport) for _, transport in connections],
+                         [1, 1, 1, 0, 0, 0])
+        clock.advance(0)
+        self.assertEqual([answered(transport) for _, transport in connections], [1] * 6)
+        clock.advance(0)
+        self.assertEqual((site.turns.done, site.turns.waiting), (0, 0))
+
+    def test_pipelined(self) -> None:
+        """A connection's pipelined requests, beyond the turn's share, one turn after another."""
+        clock, site = self.site(2)
+        connection, transport = webConnection(site)
+        connection.dataReceived(self.REQUEST * 5)
+        self.assertEqual(answered(transport), 2)
+        clock.advance(0)
+        self.assertEqual(answered(transport), 4)
+        clock.advance(0)
+        self.assertEqual(answered(transport), 5)
+
+    def test_goneWhileWaiting(self) -> None:
+        """A connection gone while its request waits: the request is dropped and takes no share."""
+        clock, site = self.site(1)
+        (first, _), (second, _), (third, last) = [
+            webConnection(site) for _ in range(3)]
+        for connection in (first, second, third):
+            connection.dataReceived(self.REQUEST)
+        second.connectionLost(Failure(Exception("gone")))
+        clock.advance(0)
+        self.assertEqual(answered(last), 1)
+
+    def test_upgradeInALaterTurn(self) -> None:
+        """
+        A WebSocket upgrade served in a later turn is a WebSocket: its frames
+        begin no HTTP request, and no request deadline closes it.
+        """
+        clock, site = self.site(1, requestTimeout=5)
+        first, _ = webConnection(site)
+        first.dataReceived(self.REQUEST)
+        connection, transport = webConnection(site)
+        client = WSConnection(ConnectionType.CLIENT)
+        connection.dataReceived(client.send(WSRequest(host="localhost", target="/engine")))
+        self.assertEqual(transport.value(), b"")  # waits for the next turn
+        clock.advance(0)
+        self.assertIn(b"101 Switching Protocols", transport.value())
+        framing = Connection(ConnectionType.CLIENT)
+        connection.dataReceived(framing.send(TextMessage('{"type":"watch","game":999}')))
+        self.assertIn(b"no live game 999", transport.value())
+        clock.advance(6)
+        self.assertFalse(transport.disconnecting)
+
+    def test_upgradeWithFramesInALaterTurn(self) -> None:
+        """
+        Frames sent in the same chunk as an upgrade that waits for a later
+        turn reach the WebSocket once it is served, small or over the 16 KiB
+        the HTTP channel reads ahead (it paused reading: reading resumes).
+        """
+        for padding in (0, 20000):
+            clock, site = self.site(1)
+            first, _ = webConnection(site)
+            first.dataReceived(self.REQUEST)
+            connection, transport = webConnection(site)
+            client = WSConnection(ConnectionType.CLIENT)
+            framing = Connection(ConnectionType.CLIENT)
+            watch = '{"type":"watch","game":999}' + " " * padding
+            connection.dataReceived(
+                client.send(WSRequest(host="localhost", target="/engine"))
+                + b"".join(framing.send(TextMessage(watch)) for _ in range(3)))
+            self.assertEqual(transport.value(), b"")
+            if padding:
+                self.assertEqual(transport.producerState, "paused")
+            clock.advance(0)
+            self.assertIn(b"101 Switching Protocols", transport.value())
+            self.assertEqual(transport.value().count(b"no live game 999"), 3, padding)
+            self.assertEqual(transport.producerState, "producing")
+            self.assertFalse(transport.disconnecting)
+
+    def test_upgradeAtItsPace(self) -> None:
+        """The same for an upgrade that waited for its peer's share of requests."""
+        clock, site = self.site(0, requestTimeout=5, messageRate=1, messageBurst=1)
+        first, _ = webConnection(site)
+        first.dataReceived(self.REQUEST)
+        connection, transport = webConnection(site)
+        client = WSConnection(ConnectionType.CLIENT)
+        connection.dataReceived(client.send(WSRequest(host="localhost", target="/engine")))
+        self.assertEqual(transport.value(), b"")
+        clock.advance(1)
+        self.assertIn(b"101 Switching Protocols", transport.value())
+        framing = Connection(ConnectionType.CLIENT)
+        connection.dataReceived(framing.send(TextMessage('{"type":"watch","game":999}')))
+        self.assertIn(b"no live game 999", transport.value())
+        clock.advance(6)
+        self.assertFalse(transport.disconnecting)
 
 
 class PlainRequest(DummyRequest):
@@ -769,6 +966,32 @@ class LoopbackTests(TestCase):
         self.assertTrue(await wait(lambda: b"no live game 999" in client.data, 3))
         client.transport.abortConnection()  # type: ignore[union-attr]
         await client.closed
+
+    async def test_burstEveryRequestServed(self) -> None:
+        """
+        Twenty connections' requests and upgrades (each with 20 KiB of
+        frames) at once, one request served a turn: every one is answered.
+        """
+        server = await self.serve("--web-requests-per-turn", "1")
+        port = server.ports["web"]
+        watch = '{"type":"watch","game":999}' + " " * 20000
+        frames = Connection(ConnectionType.CLIENT).send(TextMessage(watch))
+        plain = [await connect(port) for _ in range(16)]
+        upgraded = [await connect(port) for _ in range(4)]
+        for client in plain:
+            client.transport.write(  # type: ignore[union-attr]
+                b"GET /api/games HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+        for client in upgraded:
+            client.transport.write(upgrade(port) + frames)  # type: ignore[union-attr]
+        self.assertTrue(await wait(lambda: all(c.gone for c in plain), 5))
+        self.assertEqual([c.data.split(b"\r\n", 1)[0] for c in plain], [b"HTTP/1.1 200 OK"] * 16)
+        self.assertTrue(await wait(
+            lambda: all(b"no live game 999" in c.data for c in upgraded), 5))
+        web = server.service.getServiceNamed("web").factory
+        self.assertEqual((web.turns.waiting, web.turns.perTurn), (0, 1))
+        for client in upgraded:
+            client.transport.abortConnection()  # type: ignore[union-attr]
+            await client.closed
 
     async def test_webSocketFlood(self) -> None:
         """A WebSocket's messages past its share are held and answered at its pace, none dropped."""

@@ -16,10 +16,18 @@ from twisted.web.resource import NoResource, Resource
 from twisted.web.server import Request, Site
 from twisted.web.static import File
 
-from gameproto._compat import pauseLikeChannel, upgradedToWebSocket
+from gameproto._compat import deliverHeldData, pauseLikeChannel, upgradedToWebSocket
 from gameproto.engine.faults import FaultLog
 from gameproto.metrics import HubHolder, Metrics, metricsOf
-from gameproto.net import FaultSink, Limits, LimitsHub, PeerCounter, TokenBucket, hostOf
+from gameproto.net import (
+    FaultSink,
+    Limits,
+    LimitsHub,
+    PeerCounter,
+    TokenBucket,
+    TurnShare,
+    hostOf,
+)
 
 STATIC = Path(__file__).resolve().parent / "static"
 """The page's files: index.html, app.js, style.css (package data)."""
@@ -107,10 +115,12 @@ class WebRequest(Request):
     A request that tells its connection when it is whole (and when it
     became a WebSocket), refuses a request target that is not ASCII, and
     waits for its peer's fair share of requests (L{WebSite.requestWait})
+    and for the site's share of the reactor's turn (L{WebSite.turns})
     before it is served.
     """
 
     _paced: IDelayedCall | None = None
+    _gone = False
 
     def process(self) -> None:
         self._paced = None
@@ -124,15 +134,34 @@ class WebRequest(Request):
             return
         connection = self.transport
         if isinstance(connection, WebConnection):
-            wait = connection.factory.requestWait(connection.host)
+            site = connection.factory
+            wait = site.requestWait(connection.host)
             if wait:
                 # The channel reads no further request until this one is
                 # done: a peer's pipelined requests are served at its pace.
-                self._paced = connection.factory.clock.callLater(wait, self.process)
+                self._paced = site.clock.callLater(wait, self.process)
                 return
+            if not site.turns.offer(self._serveLater):
+                return  # this turn's share of requests is spent: served in a later one
+        self._serve()
+
+    def _serveLater(self) -> bool:
+        """Served in a later turn of the reactor (L{WebSite.turns}): whether it still was."""
+        if self._gone:
+            return False
+        self._serve()
+        return True
+
+    def _serve(self) -> None:
+        """Render the resource; a connection handed to a WebSocket is told so."""
+        channel, connection = self.channel, self.transport
         super().process()
+        if isinstance(connection, WebConnection) and upgradedToWebSocket(channel):
+            connection.upgraded()
+            deliverHeldData(channel)  # what came while the upgrade waited its turn
 
     def connectionLost(self, reason: Failure) -> None:
+        self._gone = True
         if self._paced is not None and self._paced.active():
             self._paced.cancel()
         self._paced = None
@@ -149,12 +178,10 @@ class WebRequest(Request):
             pauseLikeChannel(self.channel)
 
     def requestReceived(self, command: bytes, path: bytes, version: bytes) -> None:
-        connection, channel = self.transport, self.channel
+        connection = self.transport
         if isinstance(connection, WebConnection):
             connection.requestComplete()
         super().requestReceived(command, path, version)
-        if isinstance(connection, WebConnection) and upgradedToWebSocket(channel):
-            connection.upgraded()
 
 
 class WebConnection(ProtocolWrapper):
@@ -247,6 +274,12 @@ class WebSite(Site):
         self.clock: IReactorTime = self.reactor
         self.peers = PeerCounter(limits.maxConnectionsPerPeer if limits is not None else 0)
         self._requestShares: dict[str, TokenBucket] = {}
+        self.turns = TurnShare(limits.requestsPerTurn if limits is not None else 0, self.clock)
+        """
+        The requests served in each turn of the reactor, all peers together
+        (C{requestsPerTurn}): a burst waits for the next turns instead of
+        holding the games' connections back.
+        """
         self.faults: FaultSink = faults if faults is not None else FaultLog(self.clock)
         """
         Where refused connections and requests timed out are logged, at a
