@@ -623,8 +623,10 @@ def judge(results: dict[str, Any]) -> list[tuple[str, Any]]:
     """
     The Tarot targets: at least L{ENGINE_TARGET} engine-only deals per CPU
     second, and networked deals limited by the wire, neither the server's
-    core nor the clients' full (the run with the most tables); a machine
-    whose other processes used over 30% of a core said busy.
+    core nor the clients' full (the run with the most tables): not met
+    when the server's core is full, not judged when only the clients' core
+    is (the server's limit was not reached) or when the machine's other
+    processes used over 30% of a core.
     """
     rows: list[tuple[str, Any]] = []
     engine = results.get("engine")
@@ -643,7 +645,9 @@ def judge(results: dict[str, Any]) -> list[tuple[str, Any]]:
                  else "the other processes' CPU" if busy else "the wire and the round trips")
         verdict = ("met" if limit.startswith("the wire") else
                    f"not judged (others used {r['others_cpu_pct']:.0f}% of a core)"
-                   if limit.startswith("the other") else "NOT met")
+                   if limit.startswith("the other") else
+                   "not judged (the server's core is not full)"
+                   if limit.startswith("the clients") else "NOT met")
         rows.append((f"networked deals limited by the wire ({r['tables']} tables)",
                      f"{fmt(r['deals_per_s'], 1)} deals/s, server {server:.0f}% / clients "
                      f"{bench:.0f}% of a core: limited by {limit}: {verdict}"))
