@@ -661,14 +661,20 @@ class WebTurnShareTests(SynchronousTestCase):
         A WebSocket upgrade served in a later turn is a WebSocket: its frames
         begin no HTTP request, and no request deadline closes it.
         """
-        clock, site = self.site(1, requestTimeout=5)
+        self.checkLateUpgrade(*self.site(1, requestTimeout=5), wait=0)
+
+    def checkLateUpgrade(self, clock: Clock, site: WebSite, wait: float) -> None:
+        """
+        Once a first request is served, an upgrade waits ``wait`` seconds,
+        then is a WebSocket that no request deadline (5 s) closes.
+        """
         first, _ = webConnection(site)
         first.dataReceived(self.REQUEST)
         connection, transport = webConnection(site)
         client = WSConnection(ConnectionType.CLIENT)
         connection.dataReceived(client.send(WSRequest(host="localhost", target="/engine")))
-        self.assertEqual(transport.value(), b"")  # waits for the next turn
-        clock.advance(0)
+        self.assertEqual(transport.value(), b"")  # it waits
+        clock.advance(wait)
         self.assertIn(b"101 Switching Protocols", transport.value())
         framing = Connection(ConnectionType.CLIENT)
         connection.dataReceived(framing.send(TextMessage('{"type":"watch","game":999}')))
@@ -705,19 +711,7 @@ class WebTurnShareTests(SynchronousTestCase):
     def test_upgradeAtItsPace(self) -> None:
         """The same for an upgrade that waited for its peer's share of requests."""
         clock, site = self.site(0, requestTimeout=5, messageRate=1, messageBurst=1)
-        first, _ = webConnection(site)
-        first.dataReceived(self.REQUEST)
-        connection, transport = webConnection(site)
-        client = WSConnection(ConnectionType.CLIENT)
-        connection.dataReceived(client.send(WSRequest(host="localhost", target="/engine")))
-        self.assertEqual(transport.value(), b"")
-        clock.advance(1)
-        self.assertIn(b"101 Switching Protocols", transport.value())
-        framing = Connection(ConnectionType.CLIENT)
-        connection.dataReceived(framing.send(TextMessage('{"type":"watch","game":999}')))
-        self.assertIn(b"no live game 999", transport.value())
-        clock.advance(6)
-        self.assertFalse(transport.disconnecting)
+        self.checkLateUpgrade(clock, site, wait=1)
 
 
 class PlainRequest(DummyRequest):
