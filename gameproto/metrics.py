@@ -17,6 +17,8 @@ layer imports another to count.  What is counted:
   - C{gameproto_refused_total{protocol, cause}}: connections closed or
     requests refused, by cause (L{refused});
   - C{gameproto_replays{state}}: the HTTP API's replays running and waiting;
+  - C{gameproto_web_requests_waiting}: HTTP requests waiting for the web
+    port's share of a turn of the reactor (C{--web-requests-per-turn});
   - C{gameproto_store_write_seconds{operation}}: how long each write to the
     record store takes.
 
@@ -68,6 +70,7 @@ class Metrics:
         self._tables = tables
         self._connections: weakref.WeakKeyDictionary[object, str] = weakref.WeakKeyDictionary()
         self._replays: list[DeferredSemaphore] = []
+        self._turnShares: list[Waiting] = []
         self.gamesStarted = Counter(
             "gameproto_games_started", "Games formed, by game (engine).", ["game"],
             registry=self.registry)
@@ -123,6 +126,10 @@ class Metrics:
         """Report the replays ``semaphore`` runs and queues."""
         self._replays.append(semaphore)
 
+    def watchRequestTurns(self, share: Waiting) -> None:
+        """Report the HTTP requests ``share`` (a web port's share of each turn) holds back."""
+        self._turnShares.append(share)
+
     # -- reading -------------------------------------------------------------
 
     def connections(self) -> dict[str, list[object]]:
@@ -177,6 +184,19 @@ class _Scraped(Collector):
         replays.add_metric(["running"], running)
         replays.add_metric(["waiting"], waiting)
         yield replays
+        yield GaugeMetricFamily(
+            "gameproto_web_requests_waiting",
+            "HTTP requests waiting for the web port's share of a turn of the reactor "
+            "(--web-requests-per-turn).",
+            value=sum(share.waiting for share in metrics._turnShares))
+
+
+class Waiting(Protocol):
+    """What holds work back (a web port's L{gameproto.net.TurnShare}): how much waits."""
+
+    @property
+    def waiting(self) -> int:
+        """The pieces of work waiting."""
 
 
 @runtime_checkable

@@ -31,10 +31,18 @@ from gameproto.engine.store import SQLiteRecordStore
 from gameproto.engine.table import Table
 from gameproto.net import Limits
 from gameproto.web.api import API
-from gameproto.web.site import WebConnection, makeSite
+from gameproto.web.site import WebConnection, WebSite, makeSite
 from gameproto.web.websocket import MessageWebSocketResource
 from gameproto.test.service_helpers import Server, onlyPorts
-from gameproto.test.test_limits import PEER, PlainRequest, engineConnection, engineFactory
+from gameproto.test.test_limits import (
+    PEER,
+    PlainRequest,
+    RequestShareTests,
+    Turns,
+    engineConnection,
+    engineFactory,
+    webConnection,
+)
 
 
 def sample(hub: Hub, name: str, **labels: str) -> float | None:
@@ -110,11 +118,30 @@ class HubMetricsTests(SynchronousTestCase):
         self.assertEqual(sample(hub, "gameproto_replays", state="running"), 0)
         self.assertEqual(sample(hub, "gameproto_replays", state="waiting"), 0)
 
+    def test_requestsWaitingForATurn(self) -> None:
+        """The web port's requests held back for a later turn, read from its share when scraped."""
+        clock = Turns()
+        hub = Hub(clock)
+        page = Resource()
+        page.render_GET = lambda request: b"ok"  # type: ignore[attr-defined]
+        site = makeSite({b"x": page}, Limits(messageRate=0, requestsPerTurn=1), clock,
+                        hub.metrics)
+        assert isinstance(site, WebSite)
+        self.assertEqual(sample(hub, "gameproto_web_requests_waiting"), 0)
+        for _ in range(3):
+            webConnection(site)[0].dataReceived(RequestShareTests.REQUEST)
+        self.assertEqual(sample(hub, "gameproto_web_requests_waiting"), 2)
+        clock.advance(0)
+        self.assertEqual(sample(hub, "gameproto_web_requests_waiting"), 1)
+        clock.advance(0)
+        self.assertEqual(sample(hub, "gameproto_web_requests_waiting"), 0)
+
     def test_exposition(self) -> None:
         """The text format names every family."""
         text = Hub(Clock()).metrics.exposition().decode("utf-8")
         for family in ("gameproto_connections", "gameproto_write_buffer_bytes",
-                       "gameproto_games", "gameproto_replays", "gameproto_refused_total",
+                       "gameproto_games", "gameproto_replays", "gameproto_web_requests_waiting",
+                       "gameproto_refused_total",
                        "gameproto_actions_total", "gameproto_store_write_seconds"):
             self.assertIn(f"# TYPE {family} ", text)
 

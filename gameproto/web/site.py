@@ -280,6 +280,8 @@ class WebSite(Site):
         (C{requestsPerTurn}): a burst waits for the next turns instead of
         holding the games' connections back.
         """
+        if metrics is not None:
+            metrics.watchRequestTurns(self.turns)
         self.faults: FaultSink = faults if faults is not None else FaultLog(self.clock)
         """
         Where refused connections and requests timed out are logged, at a
