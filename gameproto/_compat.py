@@ -217,9 +217,10 @@ def pauseLikeChannel(channel: object) -> bool:
 
 def deliverHeldData(channel: object) -> int:
     """
-    Give the WebSocket a just upgraded Twisted HTTP ``channel`` now hands
-    its bytes to (call it right after the upgrade) what the channel kept
-    while the upgrade request waited to be served; how many bytes.
+    Right after Twisted's HTTP ``channel`` was upgraded to a WebSocket,
+    give the WebSocket the bytes the channel kept while the upgrade
+    request waited to be served, and resume reading if the channel paused
+    it; how many bytes.
 
     While a request is being handled, the channel keeps what arrives after
     it in its private C{_dataBuffer}, for the next request, and past its
