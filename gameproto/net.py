@@ -21,6 +21,7 @@ from typing import (
     Sequence,
     TypeGuard,
     TypeVar,
+    cast,
     runtime_checkable,
 )
 
@@ -830,6 +831,8 @@ class GameServerFactory(ServerFactory[ProtocolT], Generic[ServerT, ProtocolT]):
     def clock(self) -> IReactorTime | None:
         """The server's clock."""
         server = self.server
+        if self.hub is not None:
+            return cast(HubServer, server).clock  # (L{hub} found it one: not checked again)
         return server.clock if isinstance(server, HubServer) else None
 
     @property

@@ -1211,22 +1211,30 @@ class DeclaredHooksTests(SynchronousTestCase):
         self.assertEqual(isConnectionSource(Factory()), isinstance(Factory(), ConnectionSource))
 
     def test_hubCheckedAgainWhenChanged(self) -> None:
-        """The factory's hub follows its server's: another hub, or none, is seen at once."""
-        factory = engineFactory(Limits(), Clock())
+        """
+        The factory's hub and clock follow its server's: another hub, or
+        none, is seen at once.
+        """
+        clock = Clock()
+        factory = engineFactory(Limits(), clock)
         first = factory.server.hub
         self.assertIs(factory.hub, first)
+        self.assertIs(factory.clock, clock)
         other = Hub(Clock(), limits=Limits(maxConnectionsPerPeer=3))
         factory.server.hub = other
         self.assertIs(factory.hub, other)
         self.assertIs(factory.limits, other.limits)
         factory.server.hub = object()  # type: ignore[assignment]
         self.assertIsNone(factory.hub)
+        self.assertIs(factory.clock, clock)  # a server with a hub and a clock: its clock
         server = factory.server
         factory.server = object()  # type: ignore[assignment]
         self.assertIsNone(factory.hub)
+        self.assertIsNone(factory.clock)
         factory.server = server
         server.hub = first
         self.assertIs(factory.hub, first)
+        self.assertIs(factory.clock, clock)
 
     def test_connectionsUseTheFactorysParts(self) -> None:
         """A connection takes its fault log and metrics from its factory (the hub's)."""
