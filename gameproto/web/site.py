@@ -278,7 +278,9 @@ class WebSite(Site):
         """
         The requests served in each turn of the reactor, all peers together
         (C{requestsPerTurn}): a burst waits for the next turns instead of
-        holding the games' connections back.
+        holding the games' connections back.  At most one request of each
+        connection waits (its channel reads no further request meanwhile),
+        so the connections' cap bounds the queue.
         """
         if metrics is not None:
             metrics.watchRequestTurns(self.turns)
