@@ -15,7 +15,8 @@ every other port off, pinned to one core, its log in a file, its records in
 SQLite).  The clients of the load, think and echo phases run in
 ``--clients`` processes of their own (``bench.connect4_client``'s swarm:
 plain epoll loops, far lighter per message than a Twisted protocol), pinned
-with this one to the other core.  Four phases, each against a fresh server:
+with this one to the other core.  Four phases, each against a fresh server
+(and one in process):
 
 load
     ``--pairs`` pairs of clients (2 x pairs connections) connect, a batch at
@@ -42,6 +43,21 @@ echo
     PLAY_MOVE messages, one message in flight per pair (A sends and reads
     its echo, then B, then A...), for the same time: messages/s, latency
     and the echo server's CPU per message, the ceiling of the load phase.
+layers (not run by default; about 15 s)
+    No network and no server process: this tree's Protuissance 4 server in
+    this process, to say where the CPU of a move goes.  The same random
+    games (``--pairs`` at once, replayed from scripts made beforehand) are
+    played, for ``--layers-seconds`` of CPU each, by ever more of the
+    server: the rules engine alone (``Connect4Game.act``); a ``Table``
+    around it (records in memory, turn clocks, every seat told); the
+    server's connections (``Connect4ServerProtocol`` on transports that
+    drop what they are given: PLAY_MOVE read, the machines, the players,
+    the opponent's message written, matchmaking after each game); the same
+    with the records in SQLite, commits batched as ``twistd gameproto``
+    batches them.  The garbage collector is set as the server sets it
+    (``--gc-threshold``).  Each layer's cost per move is the difference from the
+    one before.  What the load phase adds beyond the last is the network:
+    reading and writing sockets, the reactor, the log.
 
 Then the targets: server CPU per move, moves/s against the echo's
 messages/s, the p99 of each load phase at 1,000 games, and the idle
@@ -73,6 +89,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from twisted.internet import reactor  # (default reactor: epoll)
+from twisted.internet.testing import StringTransport
 
 from bench import harness
 from bench.connect4_client import Player, Run, closeAll
@@ -466,6 +483,181 @@ async def echoPhase(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     return result
 
 
+# -- layers (in process) -----------------------------------------------------
+
+
+class _Dropped(StringTransport):
+    """A transport that takes every write and keeps nothing, as a socket that never fills."""
+
+    def write(self, data: bytes) -> None:
+        pass
+
+    def writeSequence(self, data: Any) -> None:
+        pass
+
+
+def _scripts(count: int, seed: int) -> list[list[int]]:
+    """``count`` random complete games of the rules engine: each its columns, in order."""
+    from gameproto.games.connect4 import ENGINE
+
+    rng = random.Random(seed)
+    scripts = []
+    for _ in range(count):
+        game: Any = ENGINE.start({})
+        columns: list[int] = []
+        while not game.over:
+            column = rng.choice(game.board.legal_columns())
+            game.act(game.board.turn, column)
+            columns.append(column)
+        scripts.append(columns)
+    return scripts
+
+
+def _cpuPerMove(seconds: float, play: Callable[[], int]) -> tuple[float, int]:
+    """Run ``play`` (it plays some moves and says how many) for ``seconds`` of CPU: us per move."""
+    play()  # warm
+    moves, start = 0, time.process_time()
+    while time.process_time() - start < seconds:
+        moves += play()
+    return 1e6 * (time.process_time() - start) / moves, moves
+
+
+def _engineLayer(scripts: list[list[int]]) -> Callable[[], int]:
+    from gameproto.games.connect4 import ENGINE
+
+    def play() -> int:
+        moves = 0
+        for script in scripts:
+            game: Any = ENGINE.start({})
+            seat = 0  # (seat 0 plays first)
+            for column in script:
+                game.act(seat, column)
+                seat = 1 - seat
+            moves += len(script)
+        return moves
+    return play
+
+
+def _tableLayer(scripts: list[list[int]]) -> Callable[[], int]:
+    from gameproto.engine.hub import OpenSeat
+    from gameproto.engine.record import MemoryRecordStore
+    from gameproto.engine.table import Table
+    from gameproto.games.connect4 import ENGINE
+
+    store = MemoryRecordStore()
+
+    def play() -> int:
+        moves = 0
+        for script in scripts:
+            table = Table.create(ENGINE, {}, [OpenSeat(60.0), OpenSeat(60.0)], reactor, store)
+            table.start()
+            for column in script:
+                table.act(next(iter(table.waiting)), column)
+            moves += len(script)
+        store.records.clear()
+        return moves
+    return play
+
+
+def _serverLayer(scripts: list[list[int]], pairs: int, db: str | None) -> Callable[[], int]:
+    """
+    ``2 * pairs`` connections of a Protuissance 4 server in this process,
+    each pair playing; after a game each player sends JOIN_QUEUE at once.
+    Each call is one turn of a reactor: every connection whose turn it is
+    sends its move, then the turn's records are committed (and, as
+    ``twistd gameproto`` does, sooner each time 64 connections wait).
+    """
+    from twisted.internet.address import IPv4Address
+
+    from gameproto.connect4 import wire
+    from gameproto.connect4.server import (
+        Connect4Server,
+        Connect4ServerFactory,
+        Connect4Settings,
+    )
+    from gameproto.engine.hub import Hub
+    from gameproto.engine.record import MemoryRecordStore
+    from gameproto.engine.store import SQLiteRecordStore
+    from gameproto.net import Limits
+
+    store = MemoryRecordStore() if db is None else SQLiteRecordStore(db)
+    hub = Hub(reactor, store, random.Random(1), batchCommits=True,
+              limits=Limits(maxConnectionsPerPeer=0, messageRate=0))
+    server = Connect4Server(Connect4Settings(rematchDelay=0), reactor, hub=hub)
+    factory = Connect4ServerFactory(server)
+    protocols: list[Any] = []
+    for index in range(2 * pairs):
+        address = IPv4Address("TCP", "127.0.0.1", 10000 + index)
+        protocol = factory.buildProtocol(address)
+        protocol.makeConnection(_Dropped(peerAddress=address))
+        protocol.dataReceived(b"0p%d\r\n" % index)
+        protocols.append(protocol)
+    moveBytes = [wire.serialize(wire.PlayMove(c)) for c in range(7)]
+    rejoin = wire.serialize(wire.JoinQueue())
+
+    def play() -> int:
+        moves = 0
+        for protocol in protocols:
+            table = protocol.player.table
+            if table is None:
+                continue
+            if table.finished:
+                protocol.dataReceived(rejoin)
+            elif protocol.player.seat in table.waiting:
+                turn = table.turn
+                protocol.dataReceived(moveBytes[scripts[table.id % len(scripts)][turn]])
+                if table.turn != turn + 1:
+                    raise RuntimeError(f"game {table.id}: the server refused a scripted move")
+                moves += 1
+        if hub.outbox.holding:
+            hub.outbox.flush()  # the end of a reactor turn that read every connection once
+        return moves
+    return play
+
+
+def layersPhase(args: argparse.Namespace, work: Path) -> dict[str, Any]:
+    """Where a move's CPU goes, layer by layer, in this process (see the module's docstring)."""
+    import gc
+
+    from gameproto.tap import GC_THRESHOLD, tuneGarbageCollection
+
+    before = set(reactor.getDelayedCalls())  # type: ignore[attr-defined]
+    thresholds = gc.get_threshold()
+    tuneGarbageCollection(GC_THRESHOLD)  # the server's own setting (twistd gameproto)
+    scripts = _scripts(max(args.pairs, 1), args.seed)
+    result: dict[str, Any] = {"pairs": args.pairs, "seconds": args.layers_seconds,
+                              "moves_per_game": sum(map(len, scripts)) / len(scripts)}
+    try:
+        layers = [("engine", _engineLayer(scripts)), ("table", _tableLayer(scripts)),
+                  ("server", _serverLayer(scripts, args.pairs, None)),
+                  ("server_sqlite", _serverLayer(scripts, args.pairs,
+                                                 str(work / "layers.sqlite")))]
+        for name, play in layers:
+            result[f"{name}_us"], result[f"{name}_moves"] = _cpuPerMove(args.layers_seconds, play)
+    finally:
+        for call in reactor.getDelayedCalls():  # type: ignore[attr-defined]
+            if call not in before and call.active():
+                call.cancel()
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)
+    return result
+
+
+def _layersRows(layers: dict[str, Any]) -> list[tuple[str, Any]]:
+    names = [("engine", "the rules engine (Connect4Game.act)"),
+             ("table", "+ the table (records in memory, clocks, seats told)"),
+             ("server", "+ connections (protocol, machines, players, matchmaking)"),
+             ("server_sqlite", "+ records in SQLite (batched commits)")]
+    rows: list[tuple[str, Any]] = [("moves per game", fmt(layers["moves_per_game"]))]
+    previous = 0.0
+    for key, label in names:
+        total = layers[f"{key}_us"]
+        rows.append((label, f"{total:.1f} us a move ({total - previous:+.1f}), "
+                            f"{fmt(layers[f'{key}_moves'])} moves"))
+        previous = total
+    return rows
+
+
 # -- report ------------------------------------------------------------------
 
 
@@ -548,6 +740,11 @@ def report(results: dict[str, Any]) -> str:
             ("unexpected closes / connect failures",
              f"{echo.get('unexpected_closes', 0)} / {echo.get('connect_failures', 0)}"),
         ])
+    layers = results.get("layers")
+    if layers:
+        table(f"layers, in process: {layers['pairs']} games at once, "
+              f"{fmt(layers['seconds'])} s of CPU each (the network not included)",
+              _layersRows(layers))
     ratios = [(k, v) for k, v in results.items() if k.startswith("ratio_")]
     if ratios:
         table("gameproto against the bare echo (same run)",
@@ -644,7 +841,10 @@ def parseArgs(argv: list[str] | None = None) -> argparse.Namespace:
                         help="idle connections per batch (at most the listen backlog, 50)")
     parser.add_argument("--hold", type=float, default=3.0, help="seconds to hold idle connections")
     parser.add_argument("--phases", default="load,think,idle,echo",
-                        help="which phases, comma-separated: load, think, idle, echo")
+                        help="which phases, comma-separated: load, think, idle, echo,"
+                             " layers (in process, not run by default)")
+    parser.add_argument("--layers-seconds", type=float, default=3.0,
+                        help="CPU seconds the layers phase gives each layer")
     parser.add_argument("--server-log", default=None,
                         help="gameproto's --logfile (default: a temporary file, counted, deleted);"
                              " 'discard' to drop every log event (twistd --logger) and so measure"
@@ -673,7 +873,7 @@ def parseArgs(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("--server-log: twistd rotates its log file every 1 MB by renaming it;"
                      " use --server-log discard rather than a device")
     args.phases = [p.strip() for p in args.phases.split(",") if p.strip()]
-    unknown = set(args.phases) - {"load", "think", "idle", "echo"}
+    unknown = set(args.phases) - {"load", "think", "idle", "echo", "layers"}
     if unknown:
         parser.error(f"unknown phases: {', '.join(sorted(unknown))}")
     args.server_tree = args.server_tree.resolve()
@@ -682,6 +882,10 @@ def parseArgs(argv: list[str] | None = None) -> argparse.Namespace:
     if args.max_seconds is None:
         args.max_seconds = 240 + 4 * (args.seconds + args.warmup) + 3 * args.hold
     return args
+
+
+async def _layers(args: argparse.Namespace, work: Path) -> dict[str, Any]:
+    return layersPhase(args, work)
 
 
 async def runAll(args: argparse.Namespace, work: Path) -> dict[str, Any]:
@@ -693,7 +897,7 @@ async def runAll(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     for phase in args.phases:
         print(f"[{time.strftime('%H:%M:%S')}] phase {phase}...", file=sys.stderr, flush=True)
         results[phase] = await {"load": loadPhase, "think": thinkPhase, "idle": idlePhase,
-                                "echo": echoPhase}[phase](args, work)
+                                "echo": echoPhase, "layers": _layers}[phase](args, work)
         await sleep(1.0)
     results["targets"] = judge(results, args)
     return results

@@ -1,8 +1,9 @@
 """
 ``bench/connect4_load.py`` whole, in a tiny configuration, as a person runs
 it: its four phases against the real server and the echo, its client
-processes, the report and the JSON.  No timing is checked: only that it
-runs, measures something, sees no error and judges every target.
+processes, the report and the JSON; and its in-process ``layers`` phase.
+No timing is checked: only that it runs, measures something, sees no error
+and judges every target.
 """
 
 from __future__ import annotations
@@ -48,3 +49,23 @@ class Connect4LoadTests(TestCase):
         self.assertEqual((echo["errors"], echo["silent_pairs"]), ({}, 0))
         self.assertEqual(len(results["targets"]), 5)
         self.assertGreater(results["ratio_moves_per_s_to_echo_messages_per_s"], 0)
+
+    async def test_layers(self) -> None:
+        """
+        The in-process phase plays its scripted games through each layer
+        (a move the server refused would stop it) and reports each.
+        """
+        figures = os.path.abspath(self.mktemp())
+        out, err, code = await run(
+            [str(ROOT / "bench" / "connect4_load.py"), "--phases", "layers", "--pairs", "4",
+             "--layers-seconds", "0.2", "--no-pin", "--max-seconds", "200", "--json", figures],
+            Path(figures).parent)
+        text = out.decode()
+        self.assertEqual(code, 0, f"stdout:\n{text}\nstderr:\n{err.decode()}")
+        self.assertIn("layers, in process: 4 games at once", text)
+        with open(figures) as f:
+            layers = json.load(f)["layers"]
+        for name in ("engine", "table", "server", "server_sqlite"):
+            self.assertGreater(layers[f"{name}_moves"], 0, name)
+            self.assertGreater(layers[f"{name}_us"], 0, name)
+        self.assertGreater(layers["moves_per_game"], 6)
