@@ -39,7 +39,7 @@ from typing import (
 )
 
 from prometheus_client import CollectorRegistry, Counter, Histogram
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
 from prometheus_client.registry import Collector
 from twisted.internet.defer import DeferredSemaphore
@@ -74,9 +74,6 @@ class Metrics:
         self.gamesStarted = Counter(
             "gameproto_games_started", "Games formed, by game (engine).", ["game"],
             registry=self.registry)
-        self.actions = Counter(
-            "gameproto_actions", "Actions accepted (resignations too), by game (engine).",
-            ["game"], registry=self.registry)
         self.refusals = Counter(
             "gameproto_refused",
             "Connections closed or requests refused for a client's fault or a limit, "
@@ -86,8 +83,14 @@ class Metrics:
             "Seconds each write to the record store takes, by operation.", ["operation"],
             buckets=STORE_BUCKETS, registry=self.registry)
         self.registry.register(_Scraped(self))
-        # Each label's child, looked up once: these count every action.
-        self._actionCounters: dict[str, Counter] = {}
+        self.actions: dict[str, int] = {}
+        """
+        Actions accepted so far, by game: C{gameproto_actions_total}, read
+        when scraped.  Counted here rather than by a C{Counter}, whose
+        increment (a lock taken and released) cost every action of every
+        game about a microsecond.
+        """
+        # Each label's child, looked up once: these time every commit.
         self._storeHistograms: dict[str, Histogram] = {}
 
     # -- what the layers tell ------------------------------------------------
@@ -106,10 +109,8 @@ class Metrics:
 
     def actionAccepted(self, game: str) -> None:
         """A game of ``game`` accepted an action."""
-        counter = self._actionCounters.get(game)
-        if counter is None:
-            counter = self._actionCounters[game] = self.actions.labels(game)
-        counter.inc()
+        actions = self.actions
+        actions[game] = actions.get(game, 0) + 1
 
     def refused(self, protocol: str, cause: str) -> None:
         """One refusal of ``cause`` on ``protocol``."""
@@ -145,7 +146,7 @@ class Metrics:
 
 
 class _Scraped(Collector):
-    """The gauges read from live state each time the metrics are scraped."""
+    """The gauges read from live state each time the metrics are scraped, and the actions' count."""
 
     def __init__(self, metrics: Metrics) -> None:
         self.metrics = metrics
@@ -176,6 +177,12 @@ class _Scraped(Collector):
         for game, count in sorted(counts.items()):
             games.add_metric([game], count)
         yield games
+        actions = CounterMetricFamily(
+            "gameproto_actions", "Actions accepted (resignations too), by game (engine).",
+            labels=["game"])
+        for game, count in sorted(metrics.actions.items()):
+            actions.add_metric([game], count)
+        yield actions
         replays = GaugeMetricFamily(
             "gameproto_replays", "Replays of the HTTP API: running, and waiting for a place.",
             labels=["state"])

@@ -175,10 +175,10 @@ class Connect4Player:
                 self.machine.moveAccepted()
 
         outcome = self.table.act(self.seat, column)
-        if isinstance(outcome, Deferred):
-            outcome.addCallback(verdict)
-        else:
+        if isinstance(outcome, (Instructions, Errors)):  # (Deferred's check is slower)
             verdict(outcome)
+        else:
+            outcome.addCallback(verdict)
 
     def allowResend(self) -> None:
         assert self.table is not None

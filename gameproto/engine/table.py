@@ -274,11 +274,12 @@ class Table:
             self._queued.append((seat, action, waiting))
             return waiting
         outcome = self.engine.act(seat, action)
+        # Instructions first: Deferred's check goes through ABCMeta (slower).
+        if isinstance(outcome, Instructions):
+            self._accept(RecordedAction(seat, action, self.clock.seconds()), outcome)
+            return outcome
         if isinstance(outcome, Deferred):
             return self._settle(seat, action, outcome)
-        if isinstance(outcome, Errors):
-            return outcome
-        self._accept(RecordedAction(seat, action, self.clock.seconds()), outcome)
         return outcome
 
     def _settle(self, seat: Seat, action: JSON,
@@ -565,10 +566,10 @@ class BotSeat:
                 table.resign(seat)
 
         outcome = table.act(seat, self.decide(table, seat))
-        if isinstance(outcome, Deferred):
-            outcome.addCallback(check)
-        else:
+        if isinstance(outcome, (Instructions, Errors)):  # (Deferred's check is slower)
             check(outcome)
+        else:
+            outcome.addCallback(check)
 
     def decide(self, table: Table, seat: Seat) -> JSON:
         """
