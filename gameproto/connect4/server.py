@@ -10,7 +10,6 @@ import random
 from typing import TYPE_CHECKING, Hashable, Protocol, Sequence
 
 import attrs
-from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 

@@ -14,7 +14,6 @@ import weakref
 from typing import Callable
 
 import attrs
-from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
