@@ -55,9 +55,9 @@ layers (not run by default; about 15 s)
     the opponent's message written, matchmaking after each game); the same
     with the records in SQLite, commits batched as ``twistd gameproto``
     batches them.  The garbage collector is set as the server sets it
-    (``--gc-threshold``).  Each layer's cost per move is the difference from the
-    one before.  What the load phase adds beyond the last is the network:
-    reading and writing sockets, the reactor, the log.
+    (``--gc-threshold``).  Each layer's cost per move is the difference
+    from the one before.  What the load phase adds beyond the last is the
+    network: reading and writing sockets, the reactor, the log.
 
 Then the targets: server CPU per move, moves/s against the echo's
 messages/s, the p99 of each load phase at 1,000 games, and the idle
@@ -880,7 +880,8 @@ def parseArgs(argv: list[str] | None = None) -> argparse.Namespace:
     if not (args.server_tree / "gameproto" / "tap.py").exists():
         parser.error(f"--server-tree: no gameproto/tap.py in {args.server_tree}")
     if args.max_seconds is None:
-        args.max_seconds = 240 + 4 * (args.seconds + args.warmup) + 3 * args.hold
+        args.max_seconds = 240 + 4 * (args.seconds + args.warmup) + 3 * args.hold \
+            + (5 * args.layers_seconds if "layers" in args.phases else 0)
     return args
 
 
