@@ -7,9 +7,10 @@ fails as soon as an installed version no longer behaves as assumed; and
 C{docs/upstream.md} holds what we offer upstream so that each of them can
 go away:
 
-  - Automat: a constant-time transition index (L{indexTransitions}), the
-    name of a typed machine's current state (L{currentStateName}) and the
-    transitions of a built machine, for its diagram (L{machineTransitions});
+  - Automat: a constant-time transition index and leaner input methods
+    (L{indexTransitions}), the name of a typed machine's current state
+    (L{currentStateName}) and the transitions of a built machine, for its
+    diagram (L{machineTransitions});
   - Twisted's WebSocket: the size of a message still being assembled
     (L{pendingMessageBytes}) and a look at every chunk of bytes an upgraded
     HTTP channel receives (L{afterChannelData}), to refuse an over-long
@@ -29,6 +30,7 @@ from __future__ import annotations
 from typing import Any, Callable, TypeVar
 
 from automat import NoTransition
+from automat._typed import MethodOutput
 from wsproto.utilities import LocalProtocolError
 
 __all__ = ["afterChannelData", "currentStateName", "deliverHeldData", "indexTransitions",
@@ -50,7 +52,9 @@ def indexTransitions(machine: MachineT) -> MachineT:
     new state, the outputs, C{NoTransition} for a missing one) in constant
     time.  Relies on C{TypeMachine.__automat_automaton__}, on the automaton
     calling its C{outputForInput} through the instance, and on its private
-    C{_unhandledTransition} (a machine with one is left as it is).
+    C{_unhandledTransition} (a machine with one is left as it is).  The
+    machine's input methods then use the index themselves
+    (L{_dispatchInputs}).
     """
     automaton: Any = getattr(machine, "__automat_automaton__", None)
     transitions = getattr(automaton, "allTransitions", None)
@@ -68,7 +72,77 @@ def indexTransitions(machine: MachineT) -> MachineT:
         return new, list(outputs)
 
     automaton.outputForInput = outputForInput
+    _dispatchInputs(machine, table)
     return machine
+
+
+def _dispatchInputs(machine: object, table: dict[tuple[object, str], tuple[object, tuple[Any, ...]]]
+                    ) -> None:
+    """
+    Give each input method of a built typed machine's instances (its
+    C{__automat_type__}) a leaner body, with the same effects as Automat's
+    (C{automat._typed.implementMethod}): the state moves, then each output
+    runs with the machine, its core (and its data, for those that take it)
+    and the input's arguments; the last output's result is returned; an
+    input made while outputs run waits for them.  It looks the transition
+    up in ``table`` (L{indexTransitions}'), sets the transitioner's
+    C{_state} itself and calls a C{MethodOutput}'s C{method} directly,
+    where Automat goes through C{Transitioner.transition} and each output's
+    C{__call__}.  A reentrant input, and a machine being traced
+    (C{Transitioner._tracer}), go to Automat's own body.  Relies on the
+    runtime type's methods being Automat's C{implementation} functions
+    named after their inputs, on C{__automat_transitioner__},
+    C{__automat_core__}, C{__automat_data__}, C{__automat_postponed__}, and
+    on C{MethodOutput}'s C{method} and C{requiresData}.
+    """
+    runtime: Any = getattr(machine, "__automat_type__", None)
+    if runtime is None:
+        return
+    steps: dict[tuple[object, str], tuple[object, tuple[tuple[Any, Any], ...]]] = {
+        key: (new, tuple((output.method if type(output) is MethodOutput and
+                          not output.requiresData else None, output) for output in outputs))
+        for key, (new, outputs) in table.items()
+    }
+    for name, original in list(vars(runtime).items()):
+        if callable(original) and getattr(original, "__name__", "").startswith(
+                "<implementation for"):
+            setattr(runtime, name, _leanInput(name, original, steps))
+
+
+def _leanInput(symbol: str, original: Callable[..., Any],
+               steps: dict[tuple[object, str], tuple[object, tuple[tuple[Any, Any], ...]]]
+               ) -> Callable[..., Any]:
+    """The body of input ``symbol`` (see L{_dispatchInputs}); ``original`` is Automat's."""
+
+    def dispatch(self: Any, *args: Any, **kwargs: Any) -> Any:
+        transitioner = self.__automat_transitioner__
+        if self.__automat_postponed__ is not None or transitioner._tracer is not None:
+            return original(self, *args, **kwargs)
+        state = transitioner._state
+        try:
+            new, outputs = steps[(state, symbol)]
+        except KeyError:
+            raise NoTransition(state=state, symbol=symbol) from None
+        data = self.__automat_data__
+        core = self.__automat_core__
+        postponed: list[Callable[[], None]] = []
+        self.__automat_postponed__ = postponed
+        try:
+            transitioner._state = new
+            result = None
+            for method, output in outputs:
+                if method is not None:
+                    result = method(self, core, *args, **kwargs)
+                else:
+                    result = output(self, data, *args, **kwargs)
+        finally:
+            self.__automat_postponed__ = None
+        while postponed:
+            postponed.pop(0)()
+        return result
+
+    dispatch.__name__ = dispatch.__qualname__ = symbol
+    return dispatch
 
 
 def currentStateName(machine: object) -> str:

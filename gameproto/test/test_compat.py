@@ -133,6 +133,139 @@ class AutomatTests(SynchronousTestCase):
         self.assertEqual(currentStateName(inputs), "there")
 
 
+class Steps(Protocol):
+    def start(self, n: int) -> int:
+        "Start with ``n``: the busy state's data."
+
+    def poke(self) -> None:
+        "Poke while busy: makes another input from inside its output."
+
+    def nudge(self) -> None:
+        "Nudge while busy."
+
+    def finish(self) -> str:
+        "Finish."
+
+
+class Busy:
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+
+def buildSteps() -> Any:
+    """A machine with a data state, outputs with and without data, a reentrant input."""
+    builder = TypeMachineBuilder(Steps, Core)
+    idle = builder.state("idle")
+    busy = builder.state("busy", lambda steps, core, n: Busy(n))
+    done = builder.state("done")
+
+    @idle.upon(Steps.start).to(busy)
+    def start(steps: Steps, core: Core, n: int) -> int:
+        core.calls.append(f"start {n}")
+        return 2 * n
+
+    @busy.upon(Steps.poke).loop()
+    def poke(steps: Steps, core: Core, data: Busy) -> None:
+        steps.nudge()  # waits until this output is done
+        core.calls.append(f"poke {data.n}")
+
+    @busy.upon(Steps.nudge).loop()
+    def nudge(steps: Steps, core: Core, data: Busy) -> None:
+        core.calls.append(f"nudge {data.n}")
+
+    @busy.upon(Steps.finish).to(done)
+    def finish(steps: Steps, core: Core, data: Busy) -> str:
+        core.calls.append(f"finish {data.n}")
+        return "finished"
+
+    return builder.build()
+
+
+def playSteps(machine: Any) -> list[Any]:
+    """Every input of L{buildSteps}' machine once or more: what each returned, raised, left."""
+    core = Core()
+    steps = machine(core)
+    seen: list[Any] = []
+
+    def note(result: object) -> None:
+        seen.append((result, currentStateName(steps), list(core.calls)))
+
+    for make in (lambda: steps.poke(), lambda: steps.start(3), lambda: steps.start(4),
+                 lambda: steps.poke(), lambda: steps.nudge(), lambda: steps.finish(),
+                 lambda: steps.finish()):
+        try:
+            note(make())
+        except NoTransition as e:
+            note(("NoTransition", e.state.name, e.symbol))
+    return seen
+
+
+class DispatchTests(SynchronousTestCase):
+    """
+    What the indexed machines' lean input methods (L{indexTransitions}) rely
+    on in Automat, and that they do what Automat's own do.
+    """
+
+    def test_implementationsNamed(self) -> None:
+        """Automat's input methods are its C{implementation} functions, named after their input."""
+        runtime = buildSteps().__automat_type__
+        for name in ("start", "poke", "nudge", "finish"):
+            self.assertTrue(vars(runtime)[name].__name__.startswith("<implementation for"), name)
+
+    def test_internals(self) -> None:
+        """The instance's attributes the lean methods read and set, and a MethodOutput's."""
+        from automat._typed import MethodOutput
+
+        steps = buildSteps()(Core())
+        transitioner = steps.__automat_transitioner__
+        self.assertIsNone(transitioner._tracer)
+        self.assertIsNone(steps.__automat_postponed__)
+        self.assertIsNone(steps.__automat_data__)
+        self.assertIsInstance(steps.__automat_core__, Core)
+        outputs = {output.name: output for _, _, _, outs
+                   in buildSteps().__automat_automaton__.allTransitions() for output in outs}
+        self.assertIsInstance(outputs["start"], MethodOutput)
+        self.assertFalse(outputs["start"].requiresData)
+        self.assertTrue(outputs["poke"].requiresData)
+        self.assertEqual(outputs["start"].method.__name__, "start")
+
+    def test_replaced(self) -> None:
+        """An indexed machine's input methods are the lean ones, once, whatever is indexed again."""
+        machine = indexTransitions(buildSteps())
+        lean = dict(vars(machine.__automat_type__))
+        self.assertEqual(lean["start"].__name__, "start")
+        indexTransitions(machine)
+        self.assertEqual(lean, dict(vars(machine.__automat_type__)))
+
+    def test_sameAsAutomat(self) -> None:
+        """
+        Each input returns, raises and leaves the machine and its core as
+        Automat's own methods do: the data state's data, outputs with and
+        without data, an input made from inside an output (it runs after),
+        a missing transition (C{NoTransition}, nothing changed).
+        """
+        expected = playSteps(buildSteps())
+        self.assertEqual(playSteps(indexTransitions(buildSteps())), expected)
+        self.assertEqual(expected[1], (6, "busy", ["start 3"]))
+        self.assertEqual(expected[3], (None, "busy", ["start 3", "poke 3", "nudge 3"]))
+        self.assertEqual(expected[5][:2], ("finished", "done"))
+        self.assertEqual(expected[0][0], ("NoTransition", "idle", "poke"))
+        self.assertEqual(expected[2][0], ("NoTransition", "busy", "start"))
+        self.assertEqual(expected[6][0], ("NoTransition", "done", "finish"))
+
+    def test_tracedGoesToAutomat(self) -> None:
+        """A machine being traced is moved by Automat's own method, which tells the tracer."""
+        steps = indexTransitions(buildSteps())(Core())
+        traced: list[tuple[str, str, str]] = []
+
+        def tracer(old: Any, symbol: str, new: Any) -> None:
+            traced.append((old.name, symbol, new.name))
+
+        steps.__automat_transitioner__.setTrace(tracer)
+        steps.start(1)
+        self.assertEqual((traced, currentStateName(steps)), ([("idle", "start", "busy")], "busy"))
+
+
 class Recorder:
     """A WebSocket protocol that records what Twisted gives it."""
 
