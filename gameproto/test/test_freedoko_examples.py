@@ -56,8 +56,14 @@ class _ToParent(Protocol):
         self.relay.fromParent(data)
 
     def connectionLost(self, reason: Failure = Failure(ConnectionError())) -> None:
-        if self.relay.transport is not None:
-            self.relay.transport.loseConnection()
+        # Half-close the child's side: it reads all the parent sent, then the
+        # end.  (A full close stops reading the child; whatever the child sent
+        # meanwhile would lie unread at the close, which then resets the
+        # connection, and a reset can take the parent's last bytes, a
+        # "connection rejected", away from the child before it reads them.)
+        child: Any = self.relay.transport
+        if child is not None and child.connected and not child.disconnecting:
+            child.loseWriteConnection()
 
 
 class Relay(Protocol):
