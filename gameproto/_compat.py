@@ -85,7 +85,7 @@ def _dispatchInputs(machine: object, table: dict[tuple[object, str], tuple[objec
     runs with the machine, its core (and its data, for those that take it)
     and the input's arguments; the last output's result is returned; an
     input made while outputs run waits for them.  It looks the transition
-    up in ``table`` (L{indexTransitions}'), sets the transitioner's
+    up in ``table`` (the index L{indexTransitions} built), sets the transitioner's
     C{_state} itself and calls a C{MethodOutput}'s C{method} directly,
     where Automat goes through C{Transitioner.transition} and each output's
     C{__call__}.  A reentrant input, and a machine being traced
