@@ -76,6 +76,10 @@ def indexTransitions(machine: MachineT) -> MachineT:
     return machine
 
 
+_Step = tuple[object, object, tuple[tuple[Any, Any], ...]]
+"""A transition: the state it leaves, the state it enters, its outputs (each a method or None)."""
+
+
 def _dispatchInputs(machine: object, table: dict[tuple[object, str], tuple[object, tuple[Any, ...]]]
                     ) -> None:
     """
@@ -85,7 +89,8 @@ def _dispatchInputs(machine: object, table: dict[tuple[object, str], tuple[objec
     runs with the machine, its core (and its data, for those that take it)
     and the input's arguments; the last output's result is returned; an
     input made while outputs run waits for them.  It looks the transition
-    up in ``table`` (the index L{indexTransitions} built), sets the transitioner's
+    up in ``table`` (the index L{indexTransitions} built; here by input, then
+    by the id of the state it leaves), sets the transitioner's
     C{_state} itself and calls a C{MethodOutput}'s C{method} directly,
     where Automat goes through C{Transitioner.transition} and each output's
     C{__call__}.  A reentrant input, and a machine being traced
@@ -98,31 +103,38 @@ def _dispatchInputs(machine: object, table: dict[tuple[object, str], tuple[objec
     runtime: Any = getattr(machine, "__automat_type__", None)
     if runtime is None:
         return
-    steps: dict[tuple[object, str], tuple[object, tuple[tuple[Any, Any], ...]]] = {
-        key: (new, tuple((output.method if type(output) is MethodOutput and
-                          not output.requiresData else None, output) for output in outputs))
-        for key, (new, outputs) in table.items()
-    }
+    # Each input's transitions by the id of the state they leave (a typed
+    # state's own hash is a dataclass's, in Python), the state kept beside
+    # them to check that the id is its.
+    steps: dict[str, dict[int, _Step]] = {}
+    for (old, symbol), (new, outputs) in table.items():
+        steps.setdefault(symbol, {})[id(old)] = (old, new, tuple(
+            (output.method if type(output) is MethodOutput and not output.requiresData
+             else None, output) for output in outputs))
     for name, original in list(vars(runtime).items()):
         if callable(original) and getattr(original, "__name__", "").startswith(
                 "<implementation for"):
-            setattr(runtime, name, _leanInput(name, original, steps))
+            setattr(runtime, name, _leanInput(name, original, steps.get(name, {})))
 
 
-def _leanInput(symbol: str, original: Callable[..., Any],
-               steps: dict[tuple[object, str], tuple[object, tuple[tuple[Any, Any], ...]]]
+def _leanInput(symbol: str, original: Callable[..., Any], steps: dict[int, _Step]
                ) -> Callable[..., Any]:
-    """The body of input ``symbol`` (see L{_dispatchInputs}); ``original`` is Automat's."""
+    """
+    The body of input ``symbol`` (see L{_dispatchInputs}); ``original`` is
+    Automat's; ``steps`` this input's transitions by their old state's id.
+    """
 
     def dispatch(self: Any, *args: Any, **kwargs: Any) -> Any:
         transitioner = self.__automat_transitioner__
         if self.__automat_postponed__ is not None or transitioner._tracer is not None:
             return original(self, *args, **kwargs)
         state = transitioner._state
-        try:
-            new, outputs = steps[(state, symbol)]
-        except KeyError:
-            raise NoTransition(state=state, symbol=symbol) from None
+        step = steps.get(id(state))
+        if step is None or step[0] is not state:
+            # No transition (Automat raises NoTransition), or a state equal
+            # to the builder's but not the same object: Automat's own body.
+            return original(self, *args, **kwargs)
+        _, new, outputs = step
         data = self.__automat_data__
         core = self.__automat_core__
         postponed: list[Callable[[], None]] = []

@@ -662,6 +662,18 @@ class WireProtocol(Protocol):
         self._lastBuffered = buffered
         return True
 
+    def readingWhole(self) -> bool:
+        """
+        Whether to read one whole message that arrived alone, the codec
+        holding nothing before it: L{reading} of its bytes, then of none,
+        without starting a deadline for a message already complete.
+        """
+        if self._closing or not self._takeToken():
+            return False
+        self._messageStarted = None
+        self._lastBuffered = 0
+        return True
+
     def metered(self, messages: Iterable[T], data: bytes) -> Iterator[T]:
         """
         ``messages`` (a codec's whole messages of ``data``), each once it

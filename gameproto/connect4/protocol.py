@@ -49,11 +49,10 @@ class MessageStreamProtocol(WireProtocol):
                 not self._parser.buffered and wire.PlayMove in self.expectedMessages():
             # One whole PLAY_MOVE and nothing before it (every move, most
             # often): what the loop below does, without the buffer.
-            if not self.reading(4):
+            if not self.readingWhole():
                 self._parser.feed(data)  # closing, or its token waits: as below
                 return
             self.messageReceived(wire.PLAY_MOVES[data[1]])
-            self.reading(0)
             return
         self._parser.feed(data)
         while self.reading(self._parser.buffered):

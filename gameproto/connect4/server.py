@@ -166,18 +166,17 @@ class Connect4Player:
     def _judged(self, column: int, tellAccepted: bool) -> None:
         """Ask the table; tell the machine a refusal, and an acceptance if ``tellAccepted``."""
         assert self.table is not None
-
-        def verdict(outcome: Instructions | Errors) -> None:
-            if isinstance(outcome, Errors):
-                self.machine.moveRefused()
-            elif tellAccepted:
-                self.machine.moveAccepted()
-
         outcome = self.table.act(self.seat, column)
         if isinstance(outcome, (Instructions, Errors)):  # (Deferred's check is slower)
-            verdict(outcome)
+            self._verdict(outcome, tellAccepted)
         else:
-            outcome.addCallback(verdict)
+            outcome.addCallback(self._verdict, tellAccepted)
+
+    def _verdict(self, outcome: Instructions | Errors, tellAccepted: bool) -> None:
+        if isinstance(outcome, Errors):
+            self.machine.moveRefused()
+        elif tellAccepted:
+            self.machine.moveAccepted()
 
     def allowResend(self) -> None:
         assert self.table is not None

@@ -51,9 +51,14 @@ class Deadline:
     def start(self, seconds: float, expired: Callable[[], object]) -> None:
         """Call ``expired`` in ``seconds`` unless cancelled or restarted first."""
         self._expired = expired
-        if self._call is not None and self._call.active():
-            self._call.reset(seconds)
-            return
+        call = self._call
+        if call is not None and call.active():
+            if call.getTime() <= self._clock.seconds() + seconds:
+                call.reset(seconds)  # pushed back: the reactor moves it when its old time comes
+                return
+            # Brought forward, a pending call is searched for through the
+            # reactor's whole queue of calls: a new one costs less.
+            call.cancel()
         self._call = self._clock.callLater(seconds, self._fire)
 
     def _fire(self) -> None:

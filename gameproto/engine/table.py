@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from functools import partial
 from typing import Callable, Protocol, Sequence, runtime_checkable
 
 from twisted.internet.defer import Deferred
@@ -163,6 +164,9 @@ class Table:
         )
         self._watchers: list[Watcher] = []
         self._clocks = [Deadline(clock) for _ in holders]
+        self._expiries: list[Callable[[], None]] = [
+            partial(self._expired, seat) for seat in range(len(self.holders))]
+        """What each seat's clock calls when it runs out (made once, not each action)."""
         self._waiting: frozenset[Seat] = frozenset()
         self._pending: deque[Instructions] = deque()
         self._delivering = False
@@ -267,7 +271,7 @@ class Table:
         An engine in another process answers later: then a Deferred of the
         same comes back, and actions that arrive meanwhile wait their turn.
         """
-        if self.finished or not self._started:
+        if self.record.finished is not None or not self._started:  # (finished, inline)
             return Errors((UnexpectedAction(seat, action),))
         if self._busy:
             waiting: Deferred[Instructions | Errors] = Deferred()
@@ -387,14 +391,8 @@ class Table:
 
     def restartClock(self, seat: Seat, seconds: float) -> None:
         """Give ``seat`` ``seconds`` from now for the action the game waits for."""
-        if seat in self._waiting and not self.finished:
-            clock = self._clocks[seat]
-            left = clock.remaining()
-            if left is not None and left > seconds:
-                # Brought forward, a pending call is searched for through the
-                # reactor's whole queue of calls: a new one costs less.
-                clock.cancel()
-            clock.start(seconds, lambda: self._expired(seat))
+        if seat in self._waiting and self.record.finished is None:
+            self._clocks[seat].start(seconds, self._expiries[seat])
 
     def timeLeft(self, seat: Seat) -> float | None:
         """Seconds left on ``seat``'s clock, None when it does not run."""
@@ -413,7 +411,7 @@ class Table:
         self.store.actionAccepted(self.record, action)
         if self.metrics is not None:
             self.metrics.actionAccepted(self.factory.name)
-        if (self.maxActions is not None and self.turn >= self.maxActions
+        if (self.maxActions is not None and len(self.record.actions) >= self.maxActions
                 and not outcome.game_state.gameover):
             self.abort(f"the game reached {self.maxActions} actions, the most a game may have")
             return
@@ -482,7 +480,11 @@ class Table:
             while self._pending:
                 current = self._pending.popleft()
                 # Every seat sees the same instructions unless an event is private.
-                shared = all(event.audience is None for event in current.events)
+                shared = True
+                for event in current.events:
+                    if event.audience is not None:
+                        shared = False
+                        break
                 for seat, holder in enumerate(list(self.holders)):
                     self._deliver(seat, holder, current if shared else current.forSeat(seat))
                 if self._watchers:
@@ -491,7 +493,7 @@ class Table:
                         self._deliver(None, watcher, public)
         finally:
             self._delivering = False
-        if self.finished:
+        if self.record.finished is not None:
             self._announceEnd()
 
     def _deliver(self, seat: Seat | None, holder: SeatHolder | Watcher,

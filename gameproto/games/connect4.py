@@ -723,6 +723,8 @@ class Connect4Game:
         self._legal = self.board.legal_columns()
         """The columns not full yet (made again when one fills)."""
         self.resigned: int | None = None
+        self._over = self.board.is_over
+        """Whether the game is over (L{over}), kept as each move or resignation comes."""
         self.lastMove: tuple[int, int] | None = None
         """The (column, row) of the last stone played, row 0 at the bottom."""
         self._drawn: tuple[Board, tuple[dict[str, JSON], ...]] | None = None
@@ -739,18 +741,18 @@ class Connect4Game:
 
     @property
     def over(self) -> bool:
-        return self.resigned is not None or self.board.is_over
+        return self._over
 
     def _cell(self) -> int:
         return self._cellSize
 
     def _requested(self) -> tuple[RequestedAction, ...]:
-        if self.over:
+        if self._over:
             return ()
         return _request(self.board.turn, self._legal, self._cellSize, self.board.height)
 
     def _state(self) -> GameState:
-        if not self.over:
+        if not self._over:
             if self.lastMove is None:
                 return _START_STATE
             return _playedState(1 - self.board.turn, self.lastMove[0])
@@ -766,7 +768,7 @@ class Connect4Game:
         return "the board is full"
 
     def _step(self, events: tuple[Event, ...]) -> Instructions:
-        if self.over:
+        if self._over:
             events += (Event("end", self.winner),)
         return Instructions(self._requested(), self._state(), events)
 
@@ -774,8 +776,8 @@ class Connect4Game:
         return attrs.evolve(self._step(()), initvalues=dict(self.initvalues))
 
     def act(self, seat: Seat, action: JSON) -> Instructions | Errors:
-        if self.over or seat != self.board.turn:
-            why = "The game is over." if self.over else "It is not your turn."
+        if self._over or seat != self.board.turn:
+            why = "The game is over." if self._over else "It is not your turn."
             return Errors((UnexpectedAction(seat, action, text=why),))
         if isinstance(action, bool) or not isinstance(action, int):
             return Errors((BadFormat(),))
@@ -784,10 +786,11 @@ class Connect4Game:
             return Errors((WrongAction(WrongActionSubtype.OUT_OF_ZONE, seat, action, requested,
                                        text=self._whyNot(action)),))
         row = self.board.heights[action]
-        self.board = self.board.play(action)
+        board = self.board = self.board.play(action)
         self.lastMove = (action, row)
-        if row + 1 == self.board.height:
-            self._legal = self.board.legal_columns()
+        self._over = board.is_over
+        if row + 1 == board.height:
+            self._legal = board.legal_columns()
         return self._step((_moveEvent(action, seat),))
 
     def _whyNot(self, column: int) -> str:
@@ -800,6 +803,7 @@ class Connect4Game:
         if self.over:
             return self._step(())
         self.resigned = seat
+        self._over = True
         return self._step((Event("resign", None, seat),))
 
     def view(self, seat: Seat) -> Board:

@@ -90,6 +90,45 @@ class DeadlineTests(SynchronousTestCase):
         self.clock.advance(1)
         self.assertEqual(self.fired, [18])
 
+    def test_pushedBack(self) -> None:
+        """A timeout started again for later keeps its pending call, pushed back."""
+        self.deadline.start(10, self.expire)
+        (call,) = self.clock.getDelayedCalls()
+        self.clock.advance(2)
+        self.deadline.start(9, self.expire)
+        self.assertEqual(self.clock.getDelayedCalls(), [call])
+        self.assertEqual(call.getTime(), 11)
+        self.clock.advance(8.5)
+        self.assertEqual(self.fired, [])
+        self.clock.advance(0.5)
+        self.assertEqual(self.fired, [11])
+
+    def test_broughtForward(self) -> None:
+        """
+        A timeout started again for sooner (lapsed or not) gets a new call,
+        the old one cancelled: a reactor finds a call brought forward by
+        searching its whole queue.
+        """
+        for lapse in (False, True):
+            self.fired.clear()
+            start = self.clock.seconds()
+            self.deadline.start(10, self.expire)
+            (call,) = self.clock.getDelayedCalls()
+            self.clock.advance(2)
+            if lapse:
+                self.deadline.lapse()
+            self.deadline.start(3, self.expire)
+            (new,) = self.clock.getDelayedCalls()
+            self.assertIsNot(new, call)
+            self.assertTrue(call.cancelled)
+            self.assertEqual(new.getTime(), start + 5)
+            self.clock.advance(2.5)
+            self.assertEqual(self.fired, [])
+            self.clock.advance(0.5)
+            self.assertEqual(self.fired, [start + 5])
+            self.clock.advance(10)
+            self.assertEqual(self.fired, [start + 5])
+
     def test_restartFromExpiry(self) -> None:
         """The callback may start the deadline again."""
         def again() -> None:

@@ -253,6 +253,39 @@ class DispatchTests(SynchronousTestCase):
         self.assertEqual(expected[2][0], ("NoTransition", "busy", "start"))
         self.assertEqual(expected[6][0], ("NoTransition", "done", "finish"))
 
+    def test_statesAreTheTransitionsOwn(self) -> None:
+        """
+        The state a new machine is in, and each state an input moves it to,
+        is the very object Automat's transitions name (the lean methods find
+        a transition by its old state's id).
+        """
+        machine = buildSteps()
+        states = {id(state) for old, _, new, _ in machine.__automat_automaton__.allTransitions()
+                  for state in (old, new)}
+        steps = indexTransitions(machine)(Core())
+        self.assertIn(id(steps.__automat_transitioner__._state), states)
+        steps.start(1)
+        self.assertIn(id(steps.__automat_transitioner__._state), states)
+        steps.finish()
+        self.assertIn(id(steps.__automat_transitioner__._state), states)
+
+    def test_equalStateGoesToAutomat(self) -> None:
+        """
+        A machine put in a copy of one of its states (equal, not the same
+        object) still moves as Automat moves it, its outputs run once.
+        """
+        import copy
+
+        core = Core()
+        steps = indexTransitions(buildSteps())(core)
+        transitioner = steps.__automat_transitioner__
+        transitioner._state = copy.copy(transitioner._state)
+        self.assertEqual((steps.start(5), currentStateName(steps), core.calls),
+                         (10, "busy", ["start 5"]))
+        transitioner._state = copy.copy(transitioner._state)
+        self.assertRaises(NoTransition, steps.start, 1)
+        self.assertEqual(core.calls, ["start 5"])
+
     def test_tracedGoesToAutomat(self) -> None:
         """A machine being traced is moved by Automat's own method, which tells the tracer."""
         steps = indexTransitions(buildSteps())(Core())

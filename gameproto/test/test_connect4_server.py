@@ -611,3 +611,19 @@ class ReadingShortcutTests(SynchronousTestCase):
         self.assertTrue(protocol.readingPaused)
         clock.advance(1)
         self.assertEqual(received, [wire.PlayMove(2), wire.PlayMove(4)])
+
+    def test_noDeadlineForAWholeMove(self) -> None:
+        """
+        A whole PLAY_MOVE starts no deadline (none is needed for a message
+        already complete); half of one starts it.
+        """
+        protocol, received, clock = self.recorder(Limits(messageTimeout=5))
+        calls = len(clock.getDelayedCalls())
+        protocol.dataReceived(b"3\x02\r\n")
+        self.assertEqual((received, len(clock.getDelayedCalls())), ([wire.PlayMove(2)], calls))
+        protocol.dataReceived(b"3\x04")
+        self.assertEqual(len(clock.getDelayedCalls()), calls + 1)
+        clock.advance(4.5)
+        self.assertFalse(protocol.transport.disconnecting)
+        clock.advance(0.5)
+        self.assertTrue(protocol.transport.disconnecting)

@@ -156,7 +156,9 @@ class Connect4EngineTests(SynchronousTestCase):
         for seat in (0, 1):
             g = game()
             playAll(g, [3])
+            self.assertFalse(g.over)
             outcome = g.resign(seat)
+            self.assertTrue(g.over)
             self.assertEqual(outcome.game_state.gameover, True)
             self.assertEqual(outcome.game_state.scores, (int(seat == 1), int(seat == 0)))
             self.assertEqual(outcome.events, (Event("resign", None, seat), Event("end", 1 - seat)))
@@ -327,6 +329,7 @@ class SharedStepTests(SynchronousTestCase):
                 continue
             board = g.board
             self.assertEqual(outcome.events[0], Event("move", column % width, 1 - board.turn))
+            self.assertEqual(g.over, board.is_over)
             if board.is_over:
                 self.assertEqual(outcome.requested_actions, ())
                 break
