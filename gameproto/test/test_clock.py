@@ -120,7 +120,7 @@ class DeadlineTests(SynchronousTestCase):
             self.deadline.start(3, self.expire)
             (new,) = self.clock.getDelayedCalls()
             self.assertIsNot(new, call)
-            self.assertTrue(call.cancelled)
+            self.assertFalse(call.active())
             self.assertEqual(new.getTime(), start + 5)
             self.clock.advance(2.5)
             self.assertEqual(self.fired, [])
