@@ -27,6 +27,7 @@ go away:
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Callable, TypeVar
 
 from automat import NoTransition
@@ -76,8 +77,11 @@ def indexTransitions(machine: MachineT) -> MachineT:
     return machine
 
 
-_Step = tuple[object, object, tuple[tuple[Any, Any], ...]]
-"""A transition: the state it leaves, the state it enters, its outputs (each a method or None)."""
+_Step = tuple[object, object, tuple[tuple[Any, bool, Any], ...]]
+"""
+A transition: the state it leaves, the state it enters, and its outputs,
+each as (its method or None, whether the method takes the data, the output).
+"""
 
 
 def _dispatchInputs(machine: object, table: dict[tuple[object, str], tuple[object, tuple[Any, ...]]]
@@ -86,19 +90,22 @@ def _dispatchInputs(machine: object, table: dict[tuple[object, str], tuple[objec
     Give each input method of a built typed machine's instances (its
     C{__automat_type__}) a leaner body, with the same effects as Automat's
     (C{automat._typed.implementMethod}): the state moves, then each output
-    runs with the machine, its core (and its data, for those that take it)
-    and the input's arguments; the last output's result is returned; an
-    input made while outputs run waits for them.  It looks the transition
-    up in ``table`` (the index L{indexTransitions} built; here by input, then
-    by the id of the state it leaves), sets the transitioner's
-    C{_state} itself and calls a C{MethodOutput}'s C{method} directly,
-    where Automat goes through C{Transitioner.transition} and each output's
-    C{__call__}.  A reentrant input, and a machine being traced
-    (C{Transitioner._tracer}), go to Automat's own body.  Relies on the
-    runtime type's methods being Automat's C{implementation} functions
+    runs with the machine, its core (and its data, checked as Automat checks
+    it, for those that take it) and the input's arguments; the last output's
+    result is returned; an input made while outputs run waits for them
+    (Automat's body queues it; the rerun it queues is replaced by this
+    body's).  It looks the transition up in ``table`` (the index
+    L{indexTransitions} built; here by input, then by the id of the state
+    it leaves), sets the transitioner's C{_state} itself and calls a
+    C{MethodOutput}'s C{method} directly, where Automat goes through
+    C{Transitioner.transition} and each output's C{__call__}.  A machine
+    being traced (C{Transitioner._tracer}), and an input with no transition
+    from the state (C{NoTransition}), go to Automat's own body.  Relies on
+    the runtime type's methods being Automat's C{implementation} functions
     named after their inputs, on C{__automat_transitioner__},
-    C{__automat_core__}, C{__automat_data__}, C{__automat_postponed__}, and
-    on C{MethodOutput}'s C{method} and C{requiresData}.
+    C{__automat_core__}, C{__automat_data__}, C{__automat_postponed__} (one
+    rerun appended to it for a reentrant input), and on C{MethodOutput}'s
+    C{method}, C{requiresData} and C{_assertion}.
     """
     runtime: Any = getattr(machine, "__automat_type__", None)
     if runtime is None:
@@ -109,8 +116,9 @@ def _dispatchInputs(machine: object, table: dict[tuple[object, str], tuple[objec
     steps: dict[str, dict[int, _Step]] = {}
     for (old, symbol), (new, outputs) in table.items():
         steps.setdefault(symbol, {})[id(old)] = (old, new, tuple(
-            (output.method if type(output) is MethodOutput and not output.requiresData
-             else None, output) for output in outputs))
+            (output.method if type(output) is MethodOutput else None,
+             type(output) is MethodOutput and output.requiresData, output)
+            for output in outputs))
     for name, original in list(vars(runtime).items()):
         if callable(original) and getattr(original, "__name__", "").startswith(
                 "<implementation for"):
@@ -126,7 +134,16 @@ def _leanInput(symbol: str, original: Callable[..., Any], steps: dict[int, _Step
 
     def dispatch(self: Any, *args: Any, **kwargs: Any) -> Any:
         transitioner = self.__automat_transitioner__
-        if self.__automat_postponed__ is not None or transitioner._tracer is not None:
+        waiting = self.__automat_postponed__
+        if waiting is not None:
+            # Made while outputs run: Automat's body checks it and queues
+            # its own rerun, which this body takes the place of.
+            queued = len(waiting)
+            result = original(self, *args, **kwargs)
+            if len(waiting) == queued + 1:
+                waiting[-1] = partial(dispatch, self, *args, **kwargs)
+            return result
+        if transitioner._tracer is not None:
             return original(self, *args, **kwargs)
         state = transitioner._state
         step = steps.get(id(state))
@@ -142,11 +159,14 @@ def _leanInput(symbol: str, original: Callable[..., Any], steps: dict[int, _Step
         try:
             transitioner._state = new
             result = None
-            for method, output in outputs:
-                if method is not None:
-                    result = method(self, core, *args, **kwargs)
-                else:
+            for method, withData, output in outputs:
+                if method is None:
                     result = output(self, data, *args, **kwargs)
+                elif withData:
+                    output._assertion(data)  # (MethodOutput's check of the data's type)
+                    result = method(self, core, data, *args, **kwargs)
+                else:
+                    result = method(self, core, *args, **kwargs)
         finally:
             self.__automat_postponed__ = None
         while postponed:

@@ -47,6 +47,8 @@ class Inputs(Protocol):
 class Core:
     def __init__(self) -> None:
         self.calls: list[str] = []
+        self.queued: list[Any] = []
+        """What an input made from inside an output left queued (L{buildSteps}' poke)."""
 
 
 def buildMachine() -> Any:
@@ -167,6 +169,7 @@ def buildSteps() -> Any:
     @busy.upon(Steps.poke).loop()
     def poke(steps: Steps, core: Core, data: Busy) -> None:
         steps.nudge()  # waits until this output is done
+        core.queued = list(steps.__automat_postponed__)  # type: ignore[attr-defined]
         core.calls.append(f"poke {data.n}")
 
     @busy.upon(Steps.nudge).loop()
@@ -227,6 +230,8 @@ class DispatchTests(SynchronousTestCase):
         self.assertIsInstance(outputs["start"], MethodOutput)
         self.assertFalse(outputs["start"].requiresData)
         self.assertTrue(outputs["poke"].requiresData)
+        outputs["poke"]._assertion(Busy(1))
+        self.assertRaises(AssertionError, outputs["poke"]._assertion, "not a Busy")
         self.assertEqual(outputs["start"].method.__name__, "start")
 
     def test_replaced(self) -> None:
@@ -252,6 +257,35 @@ class DispatchTests(SynchronousTestCase):
         self.assertEqual(expected[0][0], ("NoTransition", "idle", "poke"))
         self.assertEqual(expected[2][0], ("NoTransition", "busy", "start"))
         self.assertEqual(expected[6][0], ("NoTransition", "done", "finish"))
+
+    def test_reentrantQueuedOnce(self) -> None:
+        """
+        An input made from inside an output queues one rerun, Automat's; an
+        indexed machine's queues its lean method's instead (the same input,
+        the same arguments).
+        """
+        for indexed in (False, True):
+            machine = buildSteps()
+            if indexed:
+                indexTransitions(machine)
+            core = Core()
+            steps = machine(core)
+            steps.start(1)
+            steps.poke()
+            (rerun,) = core.queued
+            lean = vars(machine.__automat_type__)["nudge"]
+            self.assertEqual(getattr(rerun, "func", None) is lean, indexed)
+            self.assertEqual(core.calls, ["start 1", "poke 1", "nudge 1"])
+
+    def test_dataChecked(self) -> None:
+        """An output's data of another type than it declares fails Automat's check, lean or not."""
+        for machine in (buildSteps(), indexTransitions(buildSteps())):
+            core = Core()
+            steps = machine(core)
+            steps.start(1)
+            steps.__automat_data__ = "not a Busy"
+            self.assertRaises(AssertionError, steps.finish)
+            self.assertEqual(core.calls, ["start 1"])
 
     def test_statesAreTheTransitionsOwn(self) -> None:
         """
