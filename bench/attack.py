@@ -614,7 +614,10 @@ QUIET_METRICS = re.compile(r"_created|_bucket|_sum|_count\b|^process_|^python_|s
 
 
 class LogReader:
-    """The server's new log lines since the last read."""
+    """
+    The server's new log lines since the last read: whole lines only (one
+    the server is still writing is read with the next ones).
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -627,6 +630,7 @@ class LogReader:
                 data = f.read()
         except OSError:
             return []
+        data = data[:data.rfind(b"\n") + 1]
         self.offset += len(data)
         return data.decode("utf-8", "replace").splitlines()
 

@@ -62,6 +62,29 @@ class RunTests(TestCase):
             # argparse names the program after the file either way
             self.assertEqual(asFile[0], asModule[0], name)
 
+    async def test_attackReadsWholeLines(self) -> None:
+        """
+        The attack bench's reader of the server's log takes whole lines
+        only: a line being written is read whole, with the next ones.
+        """
+        log = Path(self.mktemp()).absolute()
+        code = (
+            "import json, sys\n"
+            "from pathlib import Path\n"
+            "from bench.attack import LogReader\n"
+            "log = Path(sys.argv[1])\n"
+            "reader = LogReader(log)\n"
+            "seen = [reader.new()]\n"
+            "log.write_bytes(b'game 1 started\\ngame 1 e')\n"
+            "seen.append(reader.new())\n"
+            "with open(log, 'ab') as f: f.write(b'nded\\ngame 2')\n"
+            "seen.append(reader.new())\n"
+            "seen.append(reader.new())\n"
+            "print(json.dumps(seen))\n")
+        out, err, status = await run(["-c", code, str(log)], ROOT)
+        self.assertEqual(status, 0, err.decode())
+        self.assertEqual(json.loads(out), [[], ["game 1 started"], ["game 1 ended"], []])
+
     async def test_carcassonneTiny(self) -> None:
         """Its three phases run from a file, print their tables, and the JSON holds them."""
         figures = os.path.abspath(self.mktemp())
