@@ -200,6 +200,7 @@ class Connect4Player:
         self._timer.cancel()
         self.server.forget(self)
         self.resign()
+        self.table = None  # (its machine and this player hold each other: not the game too)
 
 
 class GuestContestant(GuestSeat):

@@ -62,8 +62,12 @@ class Deadline:
         self._call = self._clock.callLater(seconds, self._fire)
 
     def _fire(self) -> None:
+        # Nothing is kept of a timeout run out: what it calls may hold
+        # whoever holds this deadline (a cycle the garbage collector would
+        # have to find).
+        expired, self._expired = self._expired, _unheard
         self._call = None
-        self._expired()
+        expired()
 
     def lapse(self) -> None:
         """
@@ -76,7 +80,8 @@ class Deadline:
         self._expired = _unheard
 
     def cancel(self) -> None:
-        """Forget the pending timeout, if any."""
+        """Forget the pending timeout, if any (and what it would have called)."""
+        self._expired = _unheard
         if self._call is not None:
             call, self._call = self._call, None
             call.cancel()

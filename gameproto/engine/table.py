@@ -10,6 +10,7 @@ what its seat may see (L{Instructions.forSeat}).
 from __future__ import annotations
 
 import random
+import weakref
 from collections import deque
 from functools import partial
 from typing import Callable, Protocol, Sequence, runtime_checkable
@@ -164,9 +165,15 @@ class Table:
         )
         self._watchers: list[Watcher] = []
         self._clocks = [Deadline(clock) for _ in holders]
+        me = weakref.ref(self)
         self._expiries: list[Callable[[], None]] = [
-            partial(self._expired, seat) for seat in range(len(self.holders))]
-        """What each seat's clock calls when it runs out (made once, not each action)."""
+            partial(_expire, me, seat) for seat in range(len(self.holders))]
+        """
+        What each seat's clock calls when it runs out: made once, not each
+        action, and holding the table weakly, so that a finished table is
+        freed as soon as nobody holds it (no cycle for the garbage
+        collector to find).
+        """
         self._waiting: frozenset[Seat] = frozenset()
         self._pending: deque[Instructions] = deque()
         self._delivering = False
@@ -380,8 +387,12 @@ class Table:
         self._deliver(seat, holder, self.engine.instructions().forSeat(seat))
 
     def watch(self, watcher: Watcher) -> None:
-        """Tell ``watcher`` what a spectator may see, from now until the end."""
-        self._watchers.append(watcher)
+        """
+        Tell ``watcher`` what a spectator may see, from now until the end
+        (a game over and told: where it ended, and nothing more).
+        """
+        if not self._announced:
+            self._watchers.append(watcher)
         if self._started:
             self._deliver(None, watcher, self.engine.instructions().forSeat(None))
 
@@ -507,6 +518,10 @@ class Table:
 
     def _announceEnd(self) -> None:
         waiters, self._finishedWaiters = self._finishedWaiters, []
+        # Every watcher was told the end: the table holds them no more (a
+        # watcher holding its table would make a cycle the garbage
+        # collector has to find, the whole game in it).
+        self._watchers = []
         if not self._announced:
             self._announced = True
             log.info(
@@ -517,6 +532,13 @@ class Table:
             )
         for d in waiters:
             d.callback(self.record)
+
+
+def _expire(table: weakref.ref[Table], seat: Seat) -> None:
+    """A seat's clock ran out (L{Table._expiries}): the table's L{Table._expired}, if it lives."""
+    live = table()
+    if live is not None:
+        live._expired(seat)
 
 
 class BotSeat:
@@ -543,6 +565,7 @@ class BotSeat:
 
     def update(self, table: Table, seat: Seat, instructions: Instructions) -> None:
         if instructions.game_state.gameover:
+            self._move.cancel()  # (and what it held of the table)
             return
         if instructions.asks(seat):
             turn = table.turn

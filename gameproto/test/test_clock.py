@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import weakref
 
 from hypothesis import given, settings, strategies as st
 from twisted.internet.task import Clock
@@ -128,6 +129,28 @@ class DeadlineTests(SynchronousTestCase):
             self.assertEqual(self.fired, [start + 5])
             self.clock.advance(10)
             self.assertEqual(self.fired, [start + 5])
+
+    def test_keepsNothingOnceDone(self) -> None:
+        """
+        A timeout run out or cancelled keeps nothing of what it would call
+        (which may hold whoever holds the deadline).
+        """
+
+        class Callee:
+            def __call__(self) -> None:
+                pass
+
+        for end in ("fire", "cancel"):
+            callee = Callee()
+            freed = weakref.ref(callee)
+            self.deadline.start(1, callee)
+            del callee
+            self.assertIsNotNone(freed())
+            if end == "fire":
+                self.clock.advance(1)
+            else:
+                self.deadline.cancel()
+            self.assertIsNone(freed(), end)
 
     def test_restartFromExpiry(self) -> None:
         """The callback may start the deadline again."""

@@ -415,6 +415,8 @@ class GameTests(SynchronousTestCase):
         second.hangUp()
         self.assertEqual(first.received(), b"40\r\n")
         self.assertEqual(first.state(), "choosing")
+        # The player gone lets go of the game (it and its machine hold each other).
+        self.assertIsNone(second.protocol.player.table)
 
     def test_disconnectOnOwnTurn(self) -> None:
         harness = Harness()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+import weakref
 from typing import Any, cast
 
 import attrs
@@ -586,6 +588,58 @@ class TableTests(SynchronousTestCase):
         assert scores is not None
         self.assertIn(scores, ([1, 0], [0, 1], [0, 0]))
         self.assertEqual(self.clock.getDelayedCalls(), [])
+
+    def test_botMoveDroppedAtTheEnd(self) -> None:
+        """A bot's move still to come when the game ends is called off, not left pending."""
+        bot = BotSeat(firstLegal, self.clock, "bot", delay=1.0)
+        table = makeTable([bot, Holder("person")], self.clock)
+        table.start()
+        self.assertEqual(len(self.clock.getDelayedCalls()), 1)  # the bot's move, in 1 s
+        table.resign(1)
+        self.assertTrue(table.finished)
+        self.assertEqual(self.clock.getDelayedCalls(), [])
+        self.clock.advance(2)
+        self.assertEqual(table.record.actions[-1].kind, "resign")
+
+    def test_finishedTableFreedAtOnce(self) -> None:
+        """
+        A finished game is freed as soon as nobody holds it, without the
+        garbage collector: its clocks ran and were stopped, a bot held a
+        seat, a watcher holds the table (as a room does), another came after
+        the end. Nothing of it is left in a reference cycle (one would hold
+        the whole game until a collection finds it).
+        """
+
+        class Keeper:
+            def __init__(self) -> None:
+                self.table: Table | None = None
+                self.updates = 0
+
+            def update(self, table: Table, seat: None, instructions: Instructions) -> None:
+                self.table = table
+                self.updates += 1
+
+        def play() -> tuple[weakref.ref[Table], Keeper, Keeper]:
+            person = Holder("person", timeout=5.0)
+            seats = [person, BotSeat(firstLegal, self.clock, "bot", delay=1.0)]
+            table = makeTable(seats, self.clock)
+            keeper, late = Keeper(), Keeper()
+            table.watch(keeper)
+            table.start()
+            while not table.finished:
+                if 0 in table.waiting:
+                    table.act(0, firstLegal(boardOf(table), 0))
+                self.clock.advance(1)
+            table.watch(late)
+            return weakref.ref(table), keeper, late
+
+        gc.disable()
+        self.addCleanup(gc.enable)
+        freed, keeper, late = play()
+        self.assertIsNotNone(freed())  # the watchers hold it
+        self.assertEqual((keeper.updates > 1, late.updates), (True, 1))
+        del keeper, late
+        self.assertIsNone(freed())
 
     def test_botResignsOnRefusedMove(self) -> None:
         """A bot whose move is refused resigns instead of blocking the game."""
