@@ -21,8 +21,9 @@ leaves, while the rules follow the game.
 from __future__ import annotations
 
 import random
+import weakref
 from collections import deque
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Mapping, cast
 
 import attrs
 from twisted.internet.defer import Deferred
@@ -32,7 +33,7 @@ from twisted.logger import Logger
 from gameproto.carcassonne import wire
 from gameproto.carcassonne.machine import ConnectionInputs, ConnectionMachine
 from gameproto.carcassonne.protocol import CarcassonneServerProtocol
-from gameproto.carcassonne.turn import TurnInputs, TurnMachine
+from gameproto.carcassonne.turn import TurnCore, TurnInputs, TurnMachine
 from gameproto.engine.clock import Deadline, positiveSeconds, seconds
 from gameproto.engine.contract import JSON, Bot, EngineFactory, Errors, Instructions, Seat
 from gameproto.engine.hub import Guest, Hub
@@ -393,7 +394,7 @@ class CarcassonneGame:
 
     def __init__(self, server: CarcassonneServer, room: CarcassonneRoom, table: Table) -> None:
         self.server = server
-        self.room = room
+        self._room = weakref.ref(room)
         self.table = table
         self.numbers: list[int] = [numberOf(h) for h in table.holders]
         self.moves = 0
@@ -413,7 +414,20 @@ class CarcassonneGame:
         """
         self._begun = False
         """Whether the turn machine heard the table's first news (``begin``)."""
-        self.turn: TurnInputs = TurnMachine(self)
+        # The machine's core is a weak proxy of this game: a machine and its
+        # core hold each other, and a finished game would wait in that cycle
+        # (its table, its board) for the garbage collector.  Whoever calls
+        # the machine holds the game: its callers, and its deadlines while
+        # they count (L{_timedOut}, L{_botReady}).
+        self.turn: TurnInputs = TurnMachine(cast(TurnCore, weakref.proxy(self)))
+
+    @property
+    def room(self) -> CarcassonneRoom | None:
+        """
+        The room of this game (it holds the game; held weakly here, so that
+        the two make no cycle): None once nothing else holds it.
+        """
+        return self._room()
 
     # -- who ---------------------------------------------------------------------
 
@@ -490,8 +504,9 @@ class CarcassonneGame:
             return
         self.tell(wire.Close(self.numbers[seat]), but=seat)
         self.gone.add(seat)
-        if not self.table.finished:
-            self.room.vacate(seat)
+        room = self.room
+        if not self.table.finished and room is not None:
+            room.vacate(seat)
             if self.table.holders[seat] is not holder:
                 self.gone.discard(seat)  # a bot plays it now
         self.turn.left(seat)
@@ -523,7 +538,7 @@ class CarcassonneGame:
             self.startBot(seat)
             return
         self._ackDeadline.lapse()
-        self._deadline.start(settings.timeout, self.turn.timedOut)
+        self._deadline.start(settings.timeout, self._timedOut)
         if isinstance(holder, CarcassonnePlayer):
             holder.send(wire.Token(token))
         elif isinstance(holder, CarcassonneGuestSeat):
@@ -578,7 +593,7 @@ class CarcassonneGame:
 
     def awaitAcks(self) -> None:
         self._deadline.lapse()
-        self._ackDeadline.start(self.server.settings.ackTimeout, self.turn.timedOut)
+        self._ackDeadline.start(self.server.settings.ackTimeout, self._timedOut)
 
     def moveAccepted(self, mover: Seat) -> None:
         # The answers' time is left as it is here: the next TOKEN (or bot,
@@ -646,7 +661,15 @@ class CarcassonneGame:
     def startBot(self, seat: Seat) -> None:
         self._ackDeadline.lapse()
         self._deadline.cancel()  # a new call: moving a pending one sooner searches the heap
-        self._deadline.start(self.server.settings.botDelay, self.turn.botReady)
+        self._deadline.start(self.server.settings.botDelay, self._botReady)
+
+    def _timedOut(self) -> None:
+        """The time of the move or of its answers is up (the deadline holds this game)."""
+        self.turn.timedOut()
+
+    def _botReady(self) -> None:
+        """A bot's delay is over (the deadline holds this game)."""
+        self.turn.botReady()
 
     def botPlays(self, seat: Seat) -> None:
         table = self.table

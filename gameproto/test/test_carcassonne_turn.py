@@ -542,3 +542,49 @@ class TimeTests(SynchronousTestCase):
         a.say(wire.Close(0))
         self.clock.advance(self.settings.timeout - 1)
         self.assertFalse(b.closed)
+
+
+class FreedTests(SynchronousTestCase):
+    """A finished game is freed at once, without the garbage collector."""
+
+    def test_finishedGameFreedAtOnce(self) -> None:
+        """
+        Once a game is over and its connections closed, the game, its turn
+        machine and its table are freed as soon as nobody holds them: none
+        of them is left in a reference cycle (a machine and its core hold
+        each other; a room and its game too), which would keep the whole
+        game until a collection finds it.
+        """
+        import gc
+        import weakref
+
+        from twisted.python.failure import Failure
+        from twisted.internet.error import ConnectionDone
+
+        server, clock = makeServer(CarcassonneSettings(timeout=20, ackTimeout=5, referee=True),
+                                   StubRules())
+
+        def play() -> tuple[weakref.ref[Any], weakref.ref[Any], weakref.ref[Any]]:
+            a, b = Conn(server), Conn(server)
+            a.say(wire.Hello(0))
+            b.say(wire.Hello(0))
+            a.say(wire.HelloAck(0))
+            a.say(wire.Ready(0))
+            b.say(wire.Ready(0))
+            [room] = server.playing
+            game = room.game
+            assert game is not None
+            freed = (weakref.ref(game), weakref.ref(game.turn), weakref.ref(game.table))
+            a.say(wire.Finish(1))
+            self.assertEqual(wire.Finish(1), b.received()[-1])
+            self.assertTrue(game.table.finished)
+            for conn in (a, b):
+                conn.say(wire.Close(0))
+                conn.protocol.connectionLost(Failure(ConnectionDone()))
+            clock.advance(60)
+            return freed
+
+        gc.disable()
+        self.addCleanup(gc.enable)
+        freed = play()
+        self.assertEqual([ref() for ref in freed], [None, None, None])
