@@ -1,13 +1,18 @@
 """
 The turn machine of a Carcassonne game (L{gameproto.carcassonne.turn}):
 every transition against a recording core, then its timeouts and bots in a
-server on string transports and a test clock.
+server on string transports and a test clock, and a finished game freed at
+once.
 """
 
 from __future__ import annotations
 
+import gc
+import weakref
 from typing import Any, Callable
 
+from twisted.internet.error import ConnectionDone
+from twisted.python.failure import Failure
 from twisted.trial.unittest import SynchronousTestCase
 
 from gameproto.carcassonne import wire
@@ -555,12 +560,6 @@ class FreedTests(SynchronousTestCase):
         each other; a room and its game too), which would keep the whole
         game until a collection finds it.
         """
-        import gc
-        import weakref
-
-        from twisted.python.failure import Failure
-        from twisted.internet.error import ConnectionDone
-
         server, clock = makeServer(CarcassonneSettings(timeout=20, ackTimeout=5, referee=True),
                                    StubRules())
 
