@@ -692,10 +692,6 @@ async def window(args: argparse.Namespace, name: str, pid: int, run: VictimRun,
 
 
 async def runAll(args: argparse.Namespace, work: Path) -> dict[str, Any]:
-    import platform
-
-    import twisted
-
     results: dict[str, Any] = {
         **harness.runInfo(args),
         "pairs": args.pairs, "think_ms": args.think_ms, "seconds": args.seconds,

@@ -890,8 +890,6 @@ async def _layers(args: argparse.Namespace, work: Path) -> dict[str, Any]:
 
 
 async def runAll(args: argparse.Namespace, work: Path) -> dict[str, Any]:
-    import twisted
-
     results: dict[str, Any] = {
         **harness.runInfo(args),
     }

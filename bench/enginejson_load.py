@@ -236,6 +236,7 @@ from bench.harness import (  # noqa: E402
     fmt,
     machineBusy,
     now,
+    perSecond,
     percentiles,
     printPySpy,
     reportHeader,
@@ -807,12 +808,7 @@ async def networkRun(args: argparse.Namespace, work: Path, workload: str, store:
         io0 = processIo(pid)
         run.windowStart = now()
         run.measuring = True
-        series: list[int] = []
-        for second in range(int(args.seconds)):
-            before = run.accepted
-            await sleep(run.windowStart + second + 1 - now())
-            series.append(run.accepted - before)
-        await sleep(run.windowStart + args.seconds - now())
+        series = await perSecond(lambda: run.accepted, run.windowStart, args.seconds)
         run.measuring = False
         elapsed = now() - run.windowStart
         serverCpu = cpuSeconds(pid) - serverCpu0
@@ -1175,10 +1171,6 @@ def parseArgs(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 async def runAll(args: argparse.Namespace, work: Path) -> dict[str, Any]:
-    import platform
-
-    import twisted
-
     results: dict[str, Any] = {
         **harness.runInfo(args),
         "repeats": args.repeat,

@@ -470,6 +470,21 @@ async def sleep(seconds: float) -> None:
     await deferLater(_reactor(), max(0.0, seconds))
 
 
+async def perSecond(count: Callable[[], int], start: float, seconds: float) -> list[int]:
+    """
+    A measured window opened at ``start`` (L{now}) and lasting ``seconds``:
+    how much ``count()`` grew in each of its whole seconds.  Returns once
+    the window is over.
+    """
+    series: list[int] = []
+    for second in range(int(seconds)):
+        before = count()
+        await sleep(start + second + 1 - now())
+        series.append(count() - before)
+    await sleep(start + seconds - now())
+    return series
+
+
 async def waitFor(condition: Callable[[], bool], timeout: float, step: float = 0.01) -> bool:
     deadline = now() + timeout
     while not condition():

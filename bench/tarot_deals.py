@@ -88,6 +88,7 @@ from bench.harness import (
     fmt,
     machineBusy,
     now,
+    perSecond,
     percentiles,
     printProfile,
     printPySpy,
@@ -440,12 +441,7 @@ async def netRun(args: argparse.Namespace, work: Path, tables: int, spyOn: bool)
         serverCpu0, benchCpu0, machine0 = cpuSeconds(pid), selfCpu(), machineBusy()
         run.windowStart = now()
         run.measuring = True
-        series: list[int] = []
-        for second in range(int(args.seconds)):
-            before = run.deals
-            await sleep(run.windowStart + second + 1 - now())
-            series.append(run.deals - before)
-        await sleep(run.windowStart + args.seconds - now())
+        series = await perSecond(lambda: run.deals, run.windowStart, args.seconds)
         run.measuring = False
         elapsed = now() - run.windowStart
         serverCpu = cpuSeconds(pid) - serverCpu0
@@ -725,8 +721,6 @@ def parseArgs(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 async def runAll(args: argparse.Namespace, work: Path) -> dict[str, Any]:
-    import twisted
-
     results: dict[str, Any] = {
         **harness.runInfo(args),
     }
