@@ -2,9 +2,9 @@
 The benchmarks of ``bench/`` run as a person runs them: every one as a file
 (``python bench/NAME.py``, from another directory) and as a module
 (``python -m bench.NAME`` from the root), ``carcassonne`` whole in a tiny
-configuration; and the harness's readers of the server's log and records.
-No timing is checked: only that they run, measure something and see no
-error.
+configuration; and the harness's readers of the server's log and records,
+and its measured window. No timing is checked: only that they run, measure
+something and see no error.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from pathlib import Path
 
 from twisted.internet import reactor
 from twisted.internet.defer import Deferred, gatherResults
+from twisted.internet.task import Clock
 from twisted.internet.utils import getProcessOutputAndValue
 from twisted.trial.unittest import SynchronousTestCase, TestCase
 
@@ -163,3 +164,24 @@ class ReadBackTests(SynchronousTestCase):
         self.assertEqual(spec[:2], ["engine=tcp:1", "web=tcp:2"])
         self.assertIn("connect4=off", spec)
         self.assertEqual(len(spec), len({s.split("=")[0] for s in spec}))
+
+
+class WindowTests(SynchronousTestCase):
+    """The harness's measured window, on a clock the test moves."""
+
+    def test_perSecond(self) -> None:
+        """
+        What a count grew by in each whole second of the window, the part
+        second after the last one waited for too.
+        """
+        clock = Clock()
+        clock.advance(100.0)
+        self.patch(harness, "_reactor", lambda: clock)
+        self.patch(harness, "now", clock.seconds)
+        counted = Deferred.fromCoroutine(
+            harness.perSecond(lambda: int(clock.seconds() ** 2), 100.0, 3.5))
+        for _ in range(14):
+            self.assertNoResult(counted)
+            clock.advance(0.25)
+        # (100 + k) ** 2 grows by 2 * (100 + k) + 1 in the second after it.
+        self.assertEqual(self.successResultOf(counted), [201, 203, 205])
