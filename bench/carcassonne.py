@@ -69,6 +69,7 @@ from typing import Any
 
 from twisted.internet import reactor  # (default reactor: epoll)
 from twisted.internet.defer import Deferred, DeferredLock
+from twisted.python.failure import Failure
 
 from bench import harness
 from bench.harness import (
@@ -189,6 +190,11 @@ class Run:
         self.unexpectedCloses = 0
         self.connectFailures = 0
         self.stopped = 0
+        self.laneErrors: list[str] = []
+        """Why a lane (one room after another) stopped with an error, each."""
+
+    def laneFailed(self, failure: Failure) -> None:
+        self.laneErrors.append(failure.getErrorMessage() or repr(failure.value))
 
 
 class BenchClient(CarcassonneClientProtocol):
@@ -293,7 +299,6 @@ async def netRun(args: argparse.Namespace, work: Path, rooms: int,
     run = Run()
     clients: list[BenchClient] = []
     lock = DeferredLock()
-    lanes: list[Deferred[None]] = []
     result: dict[str, Any] = {"rooms": rooms, "players": args.players,
                               "connections": rooms * args.players,
                               "profiled": bool(profile)}
@@ -302,11 +307,15 @@ async def netRun(args: argparse.Namespace, work: Path, rooms: int,
         pid = child.pid
         await sleep(0.5)
         started = now()
-        lanes = [Deferred.fromCoroutine(lane(run, port, args.players, lock, clients))
-                 for _ in range(rooms)]
+        for _ in range(rooms):
+            Deferred.fromCoroutine(lane(run, port, args.players, lock, clients)).addErrback(
+                run.laneFailed)
         if not await waitFor(lambda: run.started >= rooms * args.players
-                             or bool(run.connectFailures or run.unexpectedCloses), 60.0):
+                             or bool(run.connectFailures or run.unexpectedCloses
+                                     or run.laneErrors), 60.0):
             raise RuntimeError(f"ramp-up stuck: {run.started} clients started")
+        if run.laneErrors:
+            raise RuntimeError(f"ramp-up: a lane stopped: {run.laneErrors[0]}")
         if run.connectFailures or run.unexpectedCloses:
             raise RuntimeError(f"ramp-up: {run.connectFailures} connections failed, "
                                f"{run.unexpectedCloses} closed")
@@ -349,6 +358,7 @@ async def netRun(args: argparse.Namespace, work: Path, rooms: int,
     result["refusals"] = run.refusals
     result["unexpected_closes"] = run.unexpectedCloses
     result["connect_failures"] = run.connectFailures
+    result["lane_errors"] = run.laneErrors
     result.update(readRecords(work / f"{name}.sqlite"))
     result.update(readLog(logfile))
     return result
@@ -399,6 +409,9 @@ def report(results: dict[str, Any]) -> str:
              f"{r['records']} / {r['log_lines']} / {r['log_tracebacks']}"),
             ("refused moves / unexpected closes / connect failures",
              f"{r['refusals']} / {r['unexpected_closes']} / {r['connect_failures']}"),
+            ("lanes stopped by an error",
+             f"{len(r['lane_errors'])}" + (f" ({r['lane_errors'][0]})" if r["lane_errors"]
+                                           else "")),
         ])
     echo = results.get("echo")
     if echo:

@@ -106,7 +106,8 @@ class RunTests(TestCase):
         self.assertGreater(net["moves"], 0)
         self.assertGreater(net["records"], 0)
         self.assertEqual((net["log_tracebacks"], net["refusals"], net["unexpected_closes"],
-                          net["connect_failures"]), (0, 0, 0, 0))
+                          net["connect_failures"], net["lane_errors"]), (0, 0, 0, 0, []))
+        self.assertIn("lanes stopped by an error", text)
         self.assertGreater(results["echo"]["echoes"], 0)
         self.assertGreater(net["echo_ratio"], 0)
 
