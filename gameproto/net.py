@@ -729,12 +729,22 @@ class WireProtocol(Protocol):
         """
         if self._closing:
             return
-        if self._outgoing is not None:
-            self._outbox.flush()  # commit now: what waits is said before the close
-        self._closing = True
         if self._metrics is not None:
             self._metrics.refused(self.logName, cause)
         self.fault("{name} {who}: closing: {reason}", name=self.logName, reason=reason)
+        self.endConnection()
+
+    def endConnection(self) -> None:
+        """
+        Close the connection cleanly where the protocol ends it (a table
+        over, the client's goodbye): what waits is sent first, and nothing
+        is logged beyond the usual line of a connection gone; not a fault.
+        """
+        if self._closing:
+            return
+        if self._outgoing is not None:
+            self._outbox.flush()  # commit now: what waits is said before the close
+        self._closing = True
         if self._writesBlocked:
             self._abortTransport()
             return

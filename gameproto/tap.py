@@ -513,7 +513,11 @@ class GameprotoService(service.MultiService):
             started.append(child)
 
     def stopService(self) -> Deferred[None]:
-        """Stop listening, then the checkpoints, then close the record store."""
+        """
+        Suspend the live games (kept for the next start: L{Hub.stop}), stop
+        listening, then the checkpoints, then close the record store.
+        """
+        self.hub.stop()
         d = defer.maybeDeferred(super().stopService)
         if self.checkpointer is not None:
             checkpointer = self.checkpointer

@@ -64,6 +64,7 @@ class ConnectionCore(Protocol):
     def tooSlow(self, number: int) -> None: "Player ``number`` was too slow in the game."
     def sendNoop(self) -> None: "Answer NOOP."
     def hangUp(self, reason: str) -> None: "Close the connection, saying why in one log line."
+    def end(self) -> None: "Close the connection after the client's CLOSE: not a fault."
     def gone(self) -> None: "The connection closed before its HELLO: stop its clock."
 
 
@@ -199,7 +200,7 @@ def _build() -> TypeMachine[ConnectionInputs, ConnectionCore]:
         @state.upon(ConnectionInputs.close).to(closed)
         def close(machine: ConnectionInputs, core: ConnectionCore, data: Member) -> None:
             core.leave(data.number)
-            core.hangUp("CLOSE")
+            core.end()
 
         @state.upon(ConnectionInputs.connectionLost).to(closed)
         def lost(machine: ConnectionInputs, core: ConnectionCore, data: Member) -> None:

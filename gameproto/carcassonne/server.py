@@ -219,6 +219,10 @@ class CarcassonnePlayer:
         self._timer.cancel()
         self.protocol.dropConnection(reason)
 
+    def end(self) -> None:
+        self._timer.cancel()
+        self.protocol.endConnection()
+
     def gone(self) -> None:
         self._timer.cancel()
 
@@ -500,8 +504,8 @@ class CarcassonneGame:
     def departed(self, holder: object) -> None:
         """``holder`` left the started game: CLOSE n to the others; a bot or a resignation."""
         seat = self.seatOf(holder)
-        if seat is None or seat in self.gone:
-            return
+        if seat is None or seat in self.gone or self.table.suspended:
+            return  # (suspended: the server is stopping, the game is kept as it is)
         self.tell(wire.Close(self.numbers[seat]), but=seat)
         self.gone.add(seat)
         room = self.room

@@ -275,6 +275,8 @@ def _parseAtoms(line: bytes) -> Message | Malformed:
 
 
 def _move(args: list[Atom]) -> Move | Malformed:
+    if len(args) == 6 and isinstance(args[0], _Str):
+        args = [0, *args]  # a client's n left out
     if len(args) != 7:
         return Malformed("MOVE n (tile) x y (o) (pawn) token")
     n, tile, x, y, orientation, pawn, token = args
@@ -355,8 +357,7 @@ class Reader:
                 and 0 < len(data) <= self.limit + 1:
             # One whole line and nothing held (a read usually brings one
             # message): what the buffer would give, without filling it.
-            line = data[:-2] if data.endswith(b"\r\n") else data[:-1]
-            return [parse(line)]
+            return [parse(data[:-1])]  # (parse takes the CR of a CRLF off)
         self._buffer += data
         return list(self._messages())
 
@@ -366,7 +367,7 @@ class Reader:
                 if not self._buffer.discardLine():
                     return
                 self._skipping = False
-            line = self._buffer.extractLine(self.limit, crlf=True)
+            line = self._buffer.extractLine(self.limit)
             if isinstance(line, NeedMore):
                 return
             if isinstance(line, TooLong):

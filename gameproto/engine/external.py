@@ -19,6 +19,7 @@ import os
 import random
 import re
 import shlex
+import shutil
 import sys
 from collections import deque
 from pathlib import Path
@@ -186,6 +187,22 @@ class EngineManifest:
         if first in ("python3", "python"):
             first = sys.executable
         return [first, *rest]
+
+
+def findProgram(command: str, directory: Path, path: str) -> str | None:
+    """
+    The file ``command`` runs, as the engine's process would find it: a
+    name with a slash from ``directory`` (where the engine runs), a bare
+    name on ``path`` (the ``PATH``); None when there is no such program
+    (checked before starting, so that the error is the server's own line
+    and not the child's, after the fork).
+    """
+    if os.sep in command or (os.altsep is not None and os.altsep in command):
+        candidate = directory / command
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return str(candidate)
+        return None
+    return shutil.which(command, path=path)
 
 
 def _notJSON(constant: str) -> None:
@@ -439,10 +456,17 @@ class ExternalEngine:
             d: Deferred[GameEngine | Errors] = Deferred()
             d.callback(checked)
             return d
-        process = EngineProcess(self.name, self.reactor, self.timeout)  # type: ignore[arg-type]
         env = dict(os.environ)
+        argv = self.manifest.argv()
+        program = findProgram(argv[0], self.manifest.directory, env.get("PATH", os.defpath))
+        if program is None:
+            return fail(EngineFailed(
+                f"the engine {self.name} cannot start: no program {argv[0]!r} to run, "
+                f"or not one this user may run "
+                f"(from {self.manifest.directory})"))
+        process = EngineProcess(self.name, self.reactor, self.timeout)  # type: ignore[arg-type]
         try:
-            self.reactor.spawnProcess(process, self.manifest.argv()[0], self.manifest.argv(),
+            self.reactor.spawnProcess(process, program, argv,
                                       env=env, path=str(self.manifest.directory))
         except OSError as e:
             return fail(EngineFailed(f"the engine {self.name} cannot start: {e}"))

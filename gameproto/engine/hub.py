@@ -322,6 +322,8 @@ class Hub:
         """Each peer's creations left (a token bucket), and when it was counted."""
         self.faults = FaultLog(self.clock)
         """Where every protocol logs its clients' faults, at a bounded rate per peer."""
+        self.stopping = False
+        """The server is stopping (L{stop}): no new game, the live ones kept as they are."""
 
     # -- every protocol's tables ---------------------------------------------
 
@@ -338,6 +340,8 @@ class Hub:
             self.metrics.gameStarted(table.factory.name)
         table.metrics = self.metrics
         self.tables[table.id] = (table, host)
+        if self.stopping:
+            table.suspend()
         if table.maxActions is None:
             table.maxActions = self.settings.maxActions
 
@@ -349,6 +353,24 @@ class Hub:
 
         table.whenFinished().addBoth(gone)
 
+    def stop(self) -> None:
+        """
+        The server is stopping, before its connections close: every live
+        game is suspended (L{Table.suspend}), kept as it is for the next
+        start, so that players dropped by the stop neither resign nor hand
+        their seats to bots, and nobody is told a result that did not
+        happen.  No new game is created from now on.
+        """
+        if self.stopping:
+            return
+        self.stopping = True
+        live = [table for table, _ in self.tables.values() if not table.finished]
+        for table in live:
+            table.suspend()
+        if live:
+            log.info("stopping: {count} live game(s) kept for the next start",
+                     count=len(live))
+
     def findTable(self, gameId: int) -> Table | None:
         """A live game of any protocol."""
         entry = self.tables.get(gameId)
@@ -357,7 +379,8 @@ class Hub:
     def vacate(self, table: Table, seat: Seat) -> None:
         """The holder of ``seat`` left ``table``: its host decides what the seat becomes."""
         entry = self.tables.get(table.id)
-        if entry is not None and entry[0] is table and not table.finished:
+        if entry is not None and entry[0] is table and not table.finished \
+                and not table.suspended:
             table.leaving = seat  # a resignation now is a leaving (Table.lastResignation)
             try:
                 entry[1].vacate(table, seat)
@@ -440,6 +463,8 @@ class Hub:
         now: the hub hosts L{HubSettings.maxGames} games, or that peer
         L{HubSettings.maxGamesPerPeer}; None when it can.
         """
+        if self.stopping:
+            return "the server is stopping: try again once it is back"
         if self.hostedCount() >= self.settings.maxGames:
             return f"too many games at once ({self.settings.maxGames}): try again later"
         if peer is not None and self.hostedCount(peer) >= self.settings.maxGamesPerPeer:
@@ -500,6 +525,9 @@ class Hub:
             if any(not 1 <= b <= game.players for b in bots):
                 game.stop()
                 return f"bots must be players 1..{game.players}"
+            if len(set(bots)) != len(bots):
+                game.stop()
+                return f"bots must be players 1..{game.players}, each named once"
             holders: list[SeatHolder] = [
                 self.botSeat(bot, f"bot{n + 1}") if bot is not None and n + 1 in bots
                 else self.openSeat()

@@ -220,7 +220,7 @@ class Room:
         the table ends when no human is left.
         """
         table = self.table
-        if table is None or table.finished or self.isBot(table.holders[seat]):
+        if table is None or table.finished or table.suspended or self.isBot(table.holders[seat]):
             return
         if self.owner.leaving(self, table, seat):
             return
@@ -232,6 +232,10 @@ class Room:
         if all(self.isBot(h) for h in table.holders):
             log.info("game {id}: no player left, the table ends", id=table.id)
             table.resign(seat)
+            if not table.finished:
+                # A resignation that leaves the others playing (Carcassonne):
+                # bots alone never play a game out for nobody.
+                table.abort("no player left")
 
     # -- reclaiming ------------------------------------------------------------
 

@@ -189,6 +189,11 @@ class Table:
         """
         self.leaving: Seat | None = None
         """The seat whose holder is leaving now (set by whoever handles the leaving)."""
+        self.suspended = False
+        """
+        The server is stopping (L{suspend}): the game stays as it is, live in
+        its record, to be restored at the next start.
+        """
         self._expiring: Seat | None = None
         self.maxActions: int | None = None
         """
@@ -280,6 +285,8 @@ class Table:
         """
         if self.record.finished is not None or not self._started:  # (finished, inline)
             return Errors((UnexpectedAction(seat, action),))
+        if self.suspended:
+            return Errors((UnexpectedAction(seat, action, text=STOPPING),))
         if self._busy:
             waiting: Deferred[Instructions | Errors] = Deferred()
             self._queued.append((seat, action, waiting))
@@ -300,6 +307,9 @@ class Table:
 
         def answered(outcome: Instructions | Errors) -> Instructions | Errors:
             self._busy = False
+            if self.suspended and not isinstance(outcome, Errors):
+                # Not recorded: the engine replays the record at the restart.
+                return Errors((UnexpectedAction(seat, action, text=STOPPING),))
             if not isinstance(outcome, Errors) and not self.finished:
                 self._accept(RecordedAction(seat, action, self.clock.seconds()), outcome)
             self._nextQueued()
@@ -330,7 +340,7 @@ class Table:
         ``aborted(table, seat, reason)``, for those that are L{AbortAware};
         holders that are L{Releasable} are told their seat is released first).
         """
-        if self.finished:
+        if self.finished or self.suspended:
             return
         self._waiting = frozenset()
         for deadline in self._clocks:
@@ -362,7 +372,7 @@ class Table:
 
     def resign(self, seat: Seat) -> None:
         """``seat`` gives up (it left, timed out or broke a rule); recorded like an action."""
-        if self.finished or not self._started:
+        if self.finished or not self._started or self.suspended:
             return
         self.lastResignation = (seat, "time" if self._expiring == seat
                                 else "left" if self.leaving == seat else "resigned")
@@ -372,8 +382,11 @@ class Table:
     def replace(self, seat: Seat, holder: SeatHolder) -> None:
         """
         Give ``seat`` to ``holder`` (a bot taking over, a player coming back).
-        The previous holder is told if it is L{Releasable}.
+        The previous holder is told if it is L{Releasable}.  A suspended
+        table keeps its holders.
         """
+        if self.suspended:
+            return
         previous, self.holders[seat] = self.holders[seat], holder
         self.record.seats[seat] = holder.name
         if self._started and not self.finished:
@@ -385,6 +398,24 @@ class Table:
             return
         self._startClock(seat)
         self._deliver(seat, holder, self.engine.instructions().forSeat(seat))
+
+    def suspend(self) -> None:
+        """
+        The server is stopping: nothing more happens to this game, which
+        stays live in its record (the store restores it at the next start).
+        The clocks stop; an action, a resignation, a replacement or an abort
+        from now on (players leaving as their connections close, an engine's
+        process ending) changes nothing; actions waiting their turn are
+        refused.  A finished game is left as it is.
+        """
+        if self.finished or self.suspended:
+            return
+        self.suspended = True
+        for deadline in self._clocks:
+            deadline.cancel()
+        for waiting in self._queued:
+            waiting[2].callback(Errors((UnexpectedAction(waiting[0], waiting[1], text=STOPPING),)))
+        self._queued.clear()
 
     def watch(self, watcher: Watcher) -> None:
         """
@@ -456,7 +487,7 @@ class Table:
             self.restartClock(seat, seconds)
 
     def _expired(self, seat: Seat) -> None:
-        if seat not in self._waiting or self.finished:
+        if seat not in self._waiting or self.finished or self.suspended:
             return  # the lapsed clock of a seat not asked now
         turn = self.turn
         holder = self.holders[seat]
@@ -534,6 +565,10 @@ class Table:
             d.callback(self.record)
 
 
+STOPPING = "the server is stopping: the game is kept, to go on after its restart"
+"""Why a suspended table (L{Table.suspend}) refuses an action."""
+
+
 def _expire(table: weakref.ref[Table], seat: Seat) -> None:
     """A seat's clock ran out (L{Table._expiries}): the table's L{Table._expired}, if it lives."""
     live = table()
@@ -572,7 +607,8 @@ class BotSeat:
             self._move.start(self.delay, lambda: self._play(table, seat, turn))
 
     def _play(self, table: Table, seat: Seat, turn: int) -> None:
-        if table.finished or table.holders[seat] is not self or seat not in table.waiting:
+        if table.finished or table.suspended or table.holders[seat] is not self \
+                or seat not in table.waiting:
             return
         if table.turn != turn:
             return

@@ -146,6 +146,9 @@ class ServerCore(Protocol):
     def ignore(self, reason: str) -> None:
         "Log (at a bounded rate) a line that is no message, and go on."
 
+    def refuse(self, action: wire.Action, why: str) -> None:
+        "Refuse ``action``: one log line, and a chat line to the child; nothing is relayed."
+
     def forfeit(self, seat: Seat, reason: str) -> None:
         "A bot takes ``seat`` (and plays the move awaited); the connection lingers, then closes."
 
@@ -307,9 +310,13 @@ def _build() -> TypeMachine[ServerInputs, ServerCore]:
     def over(machine: ServerInputs, core: ServerCore, data: Place) -> None:
         core.drop("the party is over")
 
+    def early(machine: ServerInputs, core: ServerCore, data: Place,
+              action: wire.Action) -> None:
+        core.refuse(action, "no game of yours is being played yet")
+
     for state in (waiting, rejoining):
-        for symbol in (ServerInputs.gameplay, ServerInputs.trickTaken, ServerInputs.sync,
-                       ServerInputs.timedOut):
+        state.upon(ServerInputs.gameplay).loop()(early)
+        for symbol in (ServerInputs.trickTaken, ServerInputs.sync, ServerInputs.timedOut):
             state.upon(symbol).loop()(ignoreWith)
     for symbol in (ServerInputs.update, ServerInputs.gameplay, ServerInputs.trickTaken,
                    ServerInputs.sync):

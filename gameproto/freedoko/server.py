@@ -72,6 +72,20 @@ PARENT_NAME = "gameproto"
 """The parent's ``name:``."""
 NAME_LIMIT = 64
 """The longest child name kept (longer ones are cut)."""
+def childName(name: str) -> str | None:
+    """
+    The name a child is known by: its own, blanks around it taken off and
+    cut to L{NAME_LIMIT}; None (its seat's default, C{playerN}) for an
+    empty name, one that holds a colon, or the parent's own (any case), so
+    that no child's chat can pass for the parent's lines (C{chat:
+    gameproto: refused ...}) or break the lines that carry names.
+    """
+    kept = name.strip()[:NAME_LIMIT]
+    if not kept or ":" in kept or kept.casefold() == PARENT_NAME.casefold():
+        return None
+    return kept
+
+
 LINGER = 3600.0
 """
 Seconds a connection stays open after ``party: finish`` unless the child
@@ -571,7 +585,7 @@ class FreeDokoChild:
         self._barrierTimer.cancel()
 
     def place(self, name: str) -> None:
-        self.childName = name.strip()[:NAME_LIMIT] or None
+        self.childName = childName(name)
         left = self.server.seatLeftBy(self.childName)
         if left is not None:
             self.room, self.seat = left

@@ -165,6 +165,9 @@ class ServerCore(Protocol):
     def cleanUp(self) -> None:
         "The connection is gone: the same hand-over as drop."
 
+    def end(self) -> None:
+        "The table is over: close, not a fault of the client."
+
 
 def _nickExpectation(machine: ServerInputs, core: ServerCore, length: int) -> wire.Expect:
     """The data of ``awaitingNick``: GET_NICK of the length GET_NICK_LEN announced."""
@@ -349,7 +352,7 @@ def _build() -> TypeMachine[ServerInputs, ServerCore]:
 
     @seated.upon(ServerInputs.tableEnded).to(closed)
     def ended(machine: ServerInputs, core: ServerCore) -> None:
-        core.drop("the table is over")
+        core.end()
 
     # Timers that fired as a phase ended are harmless.
     for state in silent:

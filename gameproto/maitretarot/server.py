@@ -266,6 +266,10 @@ class TarotPlayer:
         self.cleanUp()
         self.protocol.dropConnection(reason)
 
+    def end(self) -> None:
+        self.cleanUp()
+        self.protocol.endConnection()
+
     def cleanUp(self) -> None:
         self._timer.cancel()
         session, self.session = self.session, None

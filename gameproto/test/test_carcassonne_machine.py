@@ -19,6 +19,8 @@ from gameproto.engine.table import Table
 from gameproto.games.carcassonne_relayed import RelayedGame
 
 from .carcassonne_helpers import Conn, StubRules, makeServer
+from .hardening_helpers import LogCapture
+from .test_metrics import sample
 
 Hello, HelloAck, Ready, Close, Start = wire.Hello, wire.HelloAck, wire.Ready, wire.Close, wire.Start
 Token, Move, MoveAck, MoveNack = wire.Token, wire.Move, wire.MoveAck, wire.MoveNack
@@ -153,6 +155,19 @@ class HelloTests(Base):
         d = Conn(self.server)
         d.say(Hello(0))
         self.assertEqual(a.received(), [Hello(2)])
+
+    def test_closeIsNotAFault(self) -> None:
+        """
+        A client's CLOSE ends its connection as the protocol says: no fault
+        line, no refusal counted.
+        """
+        logged = LogCapture(self)
+        a, b = self.join(2)
+        b.say(Close(0))
+        self.assertTrue(b.closed)
+        self.assertEqual(logged.lines("gameproto.faults"), [])
+        self.assertIsNone(sample(self.server.hub, "gameproto_refused_total",
+                                 protocol="carcassonne", cause="dropped"))
 
     def test_startWhenAllReady(self) -> None:
         """No START until every member is ready; then TOKEN to player 1 only."""
@@ -396,6 +411,35 @@ class Guest:
 
     def aborted(self, table: Table, seat: int, reason: str) -> None:
         self.aborts.append(reason)
+
+
+class EveryoneGoneTests(Base):
+    """The last person leaving a game its bots would go on with."""
+
+    settings = CarcassonneSettings(timeout=20, ackTimeout=5, referee=True, botsAfter=30,
+                                   botDelay=2)
+    rules = StubRules()
+
+    def test_lastPersonLeaving(self) -> None:
+        """
+        The first leaver's seat goes to a bot; the last leaver's ends the
+        game (aborted, no player left): no bot plays it out, no error line.
+        """
+        logged = LogCapture(self)
+        a, b, c = self.start(3)
+        table = self.table()
+        c.say(Close(0))
+        self.assertFalse(table.finished)
+        a.say(Close(0))
+        self.assertFalse(table.finished)
+        b.say(Close(0))
+        self.assertTrue(table.finished)
+        self.assertEqual(table.record.error, "no player left")
+        turns = table.turn
+        self.clock.advance(600)
+        self.assertEqual(table.turn, turns)
+        self.assertEqual([e for e in logged.events if e.get("log_level") is not None
+                          and e["log_level"].name in ("error", "critical")], [])
 
 
 class GuestTests(Base):

@@ -44,6 +44,12 @@ class DocumentTests(SynchronousTestCase):
         self.assertEqual(wire.parse(b"READY"), wire.Ready())
         self.assertEqual(wire.parse(b"MOVEACK\r"), wire.MoveAck())
 
+    def test_moveWithoutN(self) -> None:
+        """A client's MOVE may leave its ``n`` out, as every client message may."""
+        self.assertEqual(wire.parse(b"MOVE (tile-u) 71 72 (N) (null) 55\r"),
+                         wire.Move(0, "tile-u", 71, 72, "N", None, 55))
+        self.assertIsInstance(wire.parse(b"MOVE (tile-u) 71 72 (N) (null)"), Malformed)
+
     def test_malformed(self) -> None:
         for line in [b"", b"hello 1", b"HELLO  1", b"HELLO 1 ", b"HELLO -1", b"HELLO (1)",
                      b"FOO", b"START 1", b"TOKEN", b"MOVE 1 (tile-y) 5 12 (W) (SR) 1",
@@ -65,6 +71,14 @@ class ReaderTests(SynchronousTestCase):
         reader = wire.Reader()
         self.assertEqual(reader.feed(b"HELLO 1\r\nREA"), [wire.Hello(1)])
         self.assertEqual(reader.feed(b"DY 1\n"), [wire.Ready(1)])
+
+    def test_oneCR(self) -> None:
+        """One CR before the LF is ignored; a second one is not, whether the read is whole or not."""
+        for chunks in ([b"READY 0\r\r\n", b"READY 0\r\n"], [b"READY 0\r\r\nREADY 0\r\n"],
+                       [b"READY 0\r", b"\r\nREADY 0\r\n"]):
+            reader = wire.Reader()
+            out = [message for chunk in chunks for message in reader.feed(chunk)]
+            self.assertEqual([type(m) for m in out], [Malformed, wire.Ready], chunks)
 
     def test_tooLong(self) -> None:
         """A long line is one Malformed, skipped to its LF; the next line reads."""

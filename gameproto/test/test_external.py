@@ -45,6 +45,7 @@ from gameproto.enginejson.protocol import EngineJsonClientProtocol
 from gameproto.enginejson.server import EngineJsonServer, EngineJsonServerFactory
 
 from gameproto.test import sourceTree
+from gameproto.test.hardening_helpers import LogCapture
 
 _tree = sourceTree()
 if _tree is None:
@@ -311,6 +312,34 @@ class ExternalTests(ServerTestCase):
         player.send({"type": "create", "engine": "missing", "init": {"players": 1}})
         problem = yield player.waitFor("problem")
         self.assertIn("missing", problem["message"])
+
+    @defer.inlineCallbacks
+    def test_missingProgramOfAManifest(self) -> Any:
+        """
+        A manifest in a folder of its own whose program is not there, or is
+        not executable: the creator is told it cannot start, and the log has
+        no traceback (the program is looked for before a process is made).
+        """
+        logged = LogCapture(self)
+        folder = self.directory / "absent"
+        folder.mkdir()
+        (folder / "engine.sh").write_text("#!/bin/sh\n")  # not executable
+        for name, command in (("absent", ["./nowhere"]), ("unrunnable", ["./engine.sh"]),
+                              ("unnamed", ["no-such-program-here"])):
+            (folder / "manifest.json").write_text(json.dumps({
+                "name": name, "command": command,
+                "parameters": {"players": {"type": "int", "range": [1, 2], "default": 1}}}))
+            self.registry.add(ExternalEngine(EngineManifest.load(folder), reactor, 1.0))
+            player = Player("p")
+            yield self.connect(player)
+            player.send({"type": "create", "engine": name, "init": {"players": 1}})
+            problem = yield player.waitFor("problem")
+            self.assertIn(f"the engine {name} cannot start: no program {command[0]!r} to run",
+                          problem["message"])
+        self.assertEqual([line for line in logged.lines() if "Traceback" in line
+                          or "stderr" in line], [])
+        self.assertEqual(logged.failures(), [])
+        self.assertEqual(list(self.processes()), [])
 
     @defer.inlineCallbacks
     def test_restoreExternalGame(self) -> Any:

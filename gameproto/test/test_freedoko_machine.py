@@ -73,7 +73,9 @@ TABLE: dict[tuple[str, str], tuple[str, list[Any]]] = {
 for _input in ("nameReceived", "gameplay", "trickTaken", "sync", "ask", "chat", "malformed"):
     TABLE[("rejected", _input)] = ("rejected", [])
 for _state in ("waiting", "rejoining"):
-    for _input in ("gameplay", "trickTaken", "sync", "timedOut"):
+    TABLE[(_state, "gameplay")] = (_state, [
+        ("refuse", (CARD, "no game of yours is being played yet"))])
+    for _input in ("trickTaken", "sync", "timedOut"):
         TABLE[(_state, _input)] = (_state, [])
 for _input in ("update", "gameplay", "trickTaken", "sync"):
     TABLE[("finished", _input)] = ("finished", [])

@@ -35,6 +35,7 @@ from gameproto.freedoko.server import (
     FreeDokoSettings,
     Translator,
     card,
+    childName,
     partyOf,
     reservationAction,
     rulesBlock,
@@ -498,6 +499,39 @@ class PartyTests(SynchronousTestCase):
         anna.send(wire.Chat("hello"))
         self.assertEqual(anna.read(), [])
         self.assertEqual(bert.read(), [wire.Chat("Anna: hello")])
+
+    def test_actionBeforeTheParty(self) -> None:
+        """
+        A gameplay action from a child at a table that waits for its
+        players is refused, as one out of turn is: one log line, one chat
+        line, nothing else.
+        """
+        logged = LogCapture(self)
+        harness = Harness()
+        anna = harness.child("Anna")
+        anna.read()
+        anna.send(wire.Reservation(0, "normal"))
+        self.assertEqual(anna.read(), [wire.Chat(
+            "gameproto: refused reservation = 0, normal: no game of yours is being played yet")])
+        self.assertEqual(len(logged.lines("refused reservation")), 1)
+        self.assertEqual(anna.state, "waiting")
+
+    def test_chatCannotPassForTheParent(self) -> None:
+        """
+        A child named ``gameproto`` (any case), or with a colon in its name,
+        or none, chats under its seat's default name: its chat never reads
+        like the parent's own lines.
+        """
+        for name in ("gameproto", " GameProto ", "gameproto: refused card", "", "   "):
+            harness, (mallory, bert) = self.start(name, "Bert")
+            mallory.read()
+            bert.read()
+            mallory.send(wire.Chat("refused card played = 1, club ace: spoofed"))
+            (line,) = bert.read()
+            self.assertEqual(line, wire.Chat(
+                f"player{mallory.seat}: refused card played = 1, club ace: spoofed"), name)
+        self.assertEqual(childName(" Anna "), "Anna")
+        self.assertEqual(childName("x" * 100), "x" * 64)
 
     def test_barrier(self) -> None:
         """After a trick nothing moves until every child said ``trick taken``."""

@@ -14,6 +14,7 @@ from twisted.trial.unittest import SynchronousTestCase
 from twisted.web.resource import getChildForRequest
 from twisted.web.test.requesthelper import DummyRequest
 
+from gameproto.engine.external import EngineManifest, ExternalEngine
 from gameproto.engine.faults import FaultLog
 from gameproto.engine.hub import Hub, HubSettings
 from gameproto.engine.store import SQLiteRecordStore
@@ -83,6 +84,34 @@ class APIInputTests(SynchronousTestCase):
 
     def tearDown(self) -> None:
         self.assertEqual(self.log.failures(), [])
+
+    def test_creationStatuses(self) -> None:
+        """
+        A game the engine cannot start is the server's trouble (502), not
+        the client's; one asked while the server stops gets 503; bots named
+        twice, 400; a 429 has its reason phrase.
+        """
+        missing = ExternalEngine(EngineManifest.fromCommand("missing", "/no/such/program"),
+                                 self.clock, 1.0)  # type: ignore[arg-type]
+        self.hub.registry.add(missing)
+        code, answer, _ = call(self.api, b"POST", "/api/games",
+                               {"engine": "missing", "init": {"players": 1}})
+        self.assertEqual(code, 502)
+        self.assertIn("the engine missing failed: the engine missing cannot start: "
+                      "no program '/no/such/program' to run", answer["error"])
+        code, answer, _ = call(self.api, b"POST", "/api/games",
+                               {"engine": "connect4", "init": {}, "bots": [1, 1]})
+        self.assertEqual((code, answer),
+                         (400, {"error": "bots must be players 1..2, each named once"}))
+        for _ in range(self.hub.settings.gamesPerMinute):
+            call(self.api, b"POST", "/api/games", {"engine": "connect4", "init": {}}, peer="10.9.9.9")
+        code, _, request = call(self.api, b"POST", "/api/games",
+                                {"engine": "connect4", "init": {}}, peer="10.9.9.9")
+        self.assertEqual((code, request.responseMessage), (429, b"Too Many Requests"))
+        self.hub.stop()
+        code, answer, _ = call(self.api, b"POST", "/api/games", {"engine": "connect4", "init": {}})
+        self.assertEqual((code, answer),
+                         (503, {"error": "the server is stopping: try again once it is back"}))
 
     def test_hugeGameId(self) -> None:
         for gameId in ("99999999999999999999999", str(2**63), "-5", "0", "1" * 5000,

@@ -213,11 +213,13 @@ class HostedGameTests(SynchronousTestCase):
         hub = makeHub()
         answers: list[Table | Errors | str] = []
         for engine, init, bots in (("chess", {}, ()), ("connect4", {}, (3,)),
-                                   ("botless", {}, (1,)), ("connect4", {"width": 1}, ())):
+                                   ("botless", {}, (1,)), ("connect4", {}, (2, 2)),
+                                   ("connect4", {"width": 1}, ())):
             hub.newGame(engine, init, bots).addCallback(answers.append)
-        self.assertEqual(answers[:3], ["no engine 'chess'", "bots must be players 1..2",
-                                       "the engine botless has no bot"])
-        self.assertIsInstance(answers[3], Errors)
+        self.assertEqual(answers[:4], ["no engine 'chess'", "bots must be players 1..2",
+                                       "the engine botless has no bot",
+                                       "bots must be players 1..2, each named once"])
+        self.assertIsInstance(answers[4], Errors)
         self.assertEqual(hub.tables, {})
 
     def test_join(self) -> None:

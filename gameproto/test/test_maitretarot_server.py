@@ -106,7 +106,7 @@ TABLE: dict[tuple[str, str], tuple[str, list[Any]]] = {
     ("judgingCard", "refused"): ("playing", [("send", (wire.SendAckForCard(0),))]),
     ("replaying", "replayReceived"): ("seated", [("submitReplay", (1,))]),
     ("replaying", "timedOut"): ("closed", [("drop", ("no ACK_REPLAY in time",))]),
-    ("seated", "tableEnded"): ("closed", [("drop", ("the table is over",))]),
+    ("seated", "tableEnded"): ("closed", [("end", ())]),
 }
 for _state in ("awaitingId", "awaitingProtocol", "awaitingNickLength", "awaitingNick"):
     TABLE[(_state, "timedOut")] = SLOW_ID

@@ -30,7 +30,8 @@ from gameproto.maitretarot.server import RECLAIM_RULES, LeaverSeat, TarotPlayer
 from gameproto.web.api import API
 
 from .tarot_helpers import Client, Net
-from .test_metrics import apiCall
+from .hardening_helpers import LogCapture
+from .test_metrics import apiCall, sample
 
 
 def table(net: Net, *clients: Client) -> list[Client]:
@@ -244,6 +245,23 @@ class BotTests(SynchronousTestCase):
         self.assertEqual(clients[1].scores, [])
         self.assertEqual(len(clients[0].scores), 1)
         self.assertTrue(all(c.ended for c in (clients[0], clients[2], clients[3])))
+
+    def test_tableOverIsNotAFault(self) -> None:
+        """
+        The table over (every replay answered, one of them 0), the server
+        closes each connection as the document says: no fault line, no
+        refusal counted.
+        """
+        logged = LogCapture(self)
+        net = Net(seed=9)
+        clients = four(deals=1)
+        for client in clients:
+            net.join(client)
+        net.run()
+        self.assertTrue(all(c.ended and c.lostConnection for c in clients))
+        self.assertEqual(logged.lines("gameproto.faults"), [])
+        self.assertIsNone(sample(net.server.hub, "gameproto_refused_total",
+                                 protocol="maitretarot", cause="dropped"))
 
     def test_lastPlayerLeavingEndsTheTable(self) -> None:
         class Leaver(Client):

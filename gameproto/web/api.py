@@ -9,7 +9,8 @@ records, and replays to any turn, as JSON.
     GET  /api/engines/NAME/sprites/FILE    one file of that zip (what displays' images name)
     GET  /api/games?offset=&limit=&status= games, newest first, paged
     POST /api/games  {"engine", "init", "bots"}   a new game (INITIALISATION errors: 400;
-                                           not application/json: 415; too many: 429, 503)
+                                           not application/json: 415; too many: 429, 503;
+                                           the engine failed: 502; stopping: 503)
     GET  /api/games/ID                     a game's state and seats
     GET  /api/games/ID/record?offset=&limit=
                                            its record, a page of its actions (of a live
@@ -84,8 +85,12 @@ class HTTPError(Exception):
         self.extra = extra
 
 
+_REASONS = {429: b"Too Many Requests"}
+"""The reason phrases of the statuses twisted.web does not name (it would say "Unknown Status")."""
+
+
 def _json(request: Request, status: int, body: Any) -> bytes:
-    request.setResponseCode(status)
+    request.setResponseCode(status, _REASONS.get(status))
     request.setHeader(b"content-type", b"application/json; charset=utf-8")
     request.setHeader(b"cache-control", b"no-store")
     return json.dumps(body, separators=(",", ":")).encode("utf-8")
@@ -409,7 +414,11 @@ class Games(JSONResource):
             if isinstance(result, Errors):
                 return 400, result.asJSON()
             if isinstance(result, str):
-                status = 404 if result.startswith("no engine") else 400
+                # Not found; the engine failed (a bad gateway: not the client's
+                # fault); the server stopping; else a request the engine refuses.
+                status = (404 if result.startswith("no engine") else
+                          502 if result.startswith(f"the engine {data['engine']} failed:") else
+                          503 if self.hub.stopping else 400)
                 return status, {"error": result}
             return 201, {"id": result.id, "engine": result.factory.name,
                          "url": f"/api/games/{result.id}"}
@@ -419,6 +428,8 @@ class Games(JSONResource):
             raise HTTPError(503, f"too many games at once ({self.hub.settings.maxGames}): "
                                  "try again later", headers={b"retry-after": b"60"})
         refusal = self.hub.refusesGame(peer)
+        if refusal is not None and self.hub.stopping:
+            raise HTTPError(503, refusal)
         if refusal is not None:
             _fault(self.hub, request, peer, 429, "too many games from this peer",
                    "too-many-games")
