@@ -285,11 +285,8 @@ class Options(usage.Options):
             raise SystemExit(f"twistd gameproto: {e} (see twistd gameproto --help)") from None
 
     def opt_engine(self, value: str) -> None:
-        """
-        PATH, NAME=PATH or NAME=COMMAND: an external engine, a manifest.json
-        or a folder holding one (named by its manifest, or NAME), or a
-        command whose only init parameter is players. Repeatable.
-        """
+        # (twistd's help keeps a docstring's own line breaks' blanks: one line.)
+        """PATH, NAME=PATH or NAME=COMMAND: an external engine, a manifest.json or a folder holding one (named by its manifest, or NAME), or a command whose only init parameter is players. Repeatable."""  # noqa: E501
         if not isManifestPath(value):
             try:
                 parseEngineSpec(value)

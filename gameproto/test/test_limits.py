@@ -51,6 +51,7 @@ from gameproto.net import (
     isConnectionSource,
 )
 from gameproto.web.site import WebConnection, WebSite, makeSite
+from gameproto.test.hardening_helpers import LogCapture
 from gameproto.web.websocket import MessageTransport, MessageWebSocketResource, originAllowed
 
 from gameproto.test.service_helpers import Server, until
@@ -928,6 +929,36 @@ class LoopbackTests(TestCase):
             self.assertEqual(await self.upgradeAnswer(port, origin),
                              b"HTTP/1.1 101 Switching Protocols", origin)
 
+    async def test_notAnUpgrade(self) -> None:
+        """
+        A GET of a WebSocket path without the handshake (a browser's plain
+        visit, a wrong version): 400 with the reason, one fault line a peer
+        at the faults' rate, no error line; a real upgrade goes on working.
+        """
+        logged = LogCapture(self)
+        server = await self.serve()
+        port = server.ports["web"]
+        plain = f"GET /engine HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
+        wrongVersion = upgrade(port).replace(b"Version: 13", b"Version: 8")
+        answers = []
+        for request in [plain] * 8 + [wrongVersion]:
+            client = await connect(port)
+            client.transport.write(request)  # type: ignore[union-attr]
+            await wait(lambda: b"\r\n\r\n" in client.data, 3)
+            client.transport.abortConnection()  # type: ignore[union-attr]
+            await client.closed
+            answers.append(client.data)
+        self.assertEqual({a.split(b"\r\n", 1)[0] for a in answers}, {b"HTTP/1.1 400 Bad Request"})
+        self.assertIn(b"Missing header, 'Connection: Upgrade'", answers[0])
+        self.assertIn(b"Sec-WebSocket-Version", answers[-1])
+        self.assertEqual(logged.failures(), [])
+        self.assertEqual([e for e in logged.events if e.get("log_level") is not None
+                          and e["log_level"].name == "error"], [])
+        refused = logged.lines("gameproto.faults")
+        self.assertEqual(len([line for line in refused if "not a WebSocket upgrade" in line]),
+                         5)  # the faults' rate: 5 a minute a peer
+        self.assertEqual(await self.upgradeAnswer(port, None), b"HTTP/1.1 101 Switching Protocols")
+
     async def test_poisonedUpgrade(self) -> None:
         """
         An upgrade with a too-big message in the same write is closed (1009),
@@ -1181,7 +1212,11 @@ class DeclaredHooksTests(SynchronousTestCase):
 
         resource = MessageWebSocketResource(Closed(), 1000)
         request = PlainRequest([b"closed"])
-        request.requestHeaders.setRawHeaders(b"host", [b"games.example"])
+        request.path = b"/closed"  # type: ignore[attr-defined]
+        for name, value in ((b"host", b"games.example"), (b"upgrade", b"websocket"),
+                            (b"connection", b"Upgrade"), (b"sec-websocket-version", b"13"),
+                            (b"sec-websocket-key", b"dGhlIHNhbXBsZSBub25jZQ==")):
+            request.requestHeaders.setRawHeaders(name, [value])
         resource.render_GET(request)  # type: ignore[arg-type]
         self.assertEqual(request.responseCode, 503)
         self.assertEqual(hub.metrics.registry.get_sample_value(

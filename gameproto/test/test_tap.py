@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any, cast
@@ -168,6 +169,13 @@ class KnobTests(SynchronousTestCase):
         self.assertIn("--engine=", text)
         self.assertIn("/connect4", text)
         self.assertIn("/engine", text)
+
+    def test_helpWithoutStrayBlanks(self) -> None:
+        """No description in the help has a run of blanks inside it (a docstring's line breaks)."""
+        text = str(tap.Options())
+        column = 36  # where twistd's help starts the descriptions
+        stray = [line for line in text.splitlines() if re.search(r"\S {2,}\S", line[column:])]
+        self.assertEqual(stray, [])
 
     def test_readmeDocumentsEverything(self) -> None:
         """Every option of gameproto's own protocols and of the service is in the README."""

@@ -32,7 +32,9 @@ from twisted.web.websocket import (
     WebSocketResource,
     WebSocketTransport,
 )
-from wsproto.utilities import LocalProtocolError
+from wsproto import ConnectionType
+from wsproto.handshake import H11Handshake
+from wsproto.utilities import LocalProtocolError, RemoteProtocolError
 from zope.interface import implementer
 
 from gameproto._compat import afterChannelData, pendingMessageBytes
@@ -454,6 +456,16 @@ class CheckedWebSocketResource(WebSocketResource):
             self.metrics.refused(self.name, cause)
 
     def render_GET(self, request: Request) -> bytes | int:
+        why = notAnUpgrade(request)
+        if why is not None:
+            # (Twisted would log each at error level, unbounded.)
+            faultLine(self.faults, _peerName(request),
+                      "websocket {peer}: refused: not a WebSocket upgrade: {why}", why=why)
+            self.refuse("malformed")
+            request.setResponseCode(400)
+            request.setHeader(b"content-type", b"text/plain; charset=utf-8")
+            request.setHeader(b"sec-websocket-version", b"13")
+            return f"a WebSocket endpoint: {why}\n".encode("utf-8")
         if not originAllowed(request, self.allowedOrigins):
             faultLine(self.faults, _peerName(request),
                       "websocket {peer}: refused: a page of {origin} may not connect",
@@ -468,6 +480,20 @@ class CheckedWebSocketResource(WebSocketResource):
         """The upgrade, once its origin is allowed."""
         result: bytes | int = super().render_GET(request)
         return result
+
+
+def notAnUpgrade(request: Request) -> str | None:
+    """
+    Why ``request`` is not a WebSocket upgrade (the check wsproto makes for
+    Twisted's WebSocketResource), in words; None when it is one.
+    """
+    headers = [(name, value) for name, values in request.requestHeaders.getAllRawHeaders()
+               for value in values]
+    try:
+        H11Handshake(ConnectionType.SERVER).initiate_upgrade_connection(headers, request.path)
+    except RemoteProtocolError as e:
+        return str(e)
+    return None
 
 
 def _peerName(request: Request) -> str:
