@@ -54,7 +54,7 @@ class BotChild(FreeDokoClientProtocol):
     when the connection is closed; L{problem} then says what went wrong.
     """
 
-    def __init__(self, name: str = "gameproto", report: Callable[[str], None] = print,
+    def __init__(self, name: str = "Robo", report: Callable[[str], None] = print,
                  check: bool = False, clock: IReactorTime | None = None) -> None:
         super().__init__(name, clock)
         self.report = report
@@ -97,7 +97,7 @@ def parseArguments(argv: Sequence[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description="Play a FreeDoko party with a bot.")
     parser.add_argument("--host", default="127.0.0.1", help="parent host (127.0.0.1)")
     parser.add_argument("--port", type=int, default=2442, help="parent TCP port (2442)")
-    parser.add_argument("--name", default="gameproto", help="the player's name (gameproto)")
+    parser.add_argument("--name", default="Robo", help="the player's name (Robo)")
     parser.add_argument("--check", action="store_true",
                         help="print every trick (as the parent's 'trick full' says it)")
     args = parser.parse_args(argv)

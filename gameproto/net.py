@@ -354,6 +354,17 @@ class ConnectionSource(TypingProtocol):
         """Whether a peer at ``address`` may open one more connection."""
 
 
+def printable(text: str) -> str:
+    """
+    ``text`` with each character that is not printable (a control
+    character: NUL, a line break, an escape) replaced by U+FFFD: what a
+    client's name may hold, as every log line and other client shows it.
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else "\ufffd" for c in text)
+
+
 def faultLine(faults: FaultSink | None, peer: str, format: str, **fields: Any) -> None:
     """
     A client's fault in one log line: through ``faults`` (the hub's

@@ -103,7 +103,7 @@ class FreeDokoClientProtocol(WireProtocol):
     requireTrickOpen = True
     """Lead a trick only once the parent has said ``trick open`` (the real parent does)."""
 
-    def __init__(self, name: str = "gameproto", clock: IReactorTime | None = None) -> None:
+    def __init__(self, name: str = "Robo", clock: IReactorTime | None = None) -> None:
         if not name or "\n" in name or "\r" in name:
             raise ValueError(f"a FreeDoko name is one line of text: {name!r}")
         self.name = name

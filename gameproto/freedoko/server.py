@@ -60,7 +60,7 @@ from gameproto.games.doppelkopf import (
     doppelkopfBot,
 )
 from gameproto.metrics import refused
-from gameproto.net import GameServerFactory
+from gameproto.net import GameServerFactory, printable
 
 if TYPE_CHECKING:
     from gameproto.freedoko.protocol import FreeDokoServerProtocol as _Protocol
@@ -74,13 +74,13 @@ NAME_LIMIT = 64
 """The longest child name kept (longer ones are cut)."""
 def childName(name: str) -> str | None:
     """
-    The name a child is known by: its own, blanks around it taken off and
-    cut to L{NAME_LIMIT}; None (its seat's default, C{playerN}) for an
+    The name a child is known by: its own, blanks around it taken off, cut
+    to L{NAME_LIMIT}, each control character made U+FFFD; None (its seat's default, C{playerN}) for an
     empty name, one that holds a colon, or the parent's own (any case), so
     that no child's chat can pass for the parent's lines (C{chat:
     gameproto: refused ...}) or break the lines that carry names.
     """
-    kept = name.strip()[:NAME_LIMIT]
+    kept = printable(name.strip()[:NAME_LIMIT])
     if not kept or ":" in kept or kept.casefold() == PARENT_NAME.casefold():
         return None
     return kept

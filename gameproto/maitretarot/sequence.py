@@ -111,7 +111,7 @@ def joining(nicks: Sequence[str], view: TarotView) -> list[Output]:
     """
     if not canJoin(view):
         raise ValueError(f"a seat cannot join the sequence in phase {view.phase!r} here")
-    names = wire.SendNicks(tuple(n.encode("utf-8") for n in nicks))
+    names = wire.SendNicks(tuple(wire.nickBytes(n) for n in nicks))
     out: list[Output] = [names.lengths(), names, wire.BranchPoint(wire.BP_NEW_GAME, 0),
                          wire.DillCards(padded(tuple(view.hand), 18))]
     if view.phase == "end":

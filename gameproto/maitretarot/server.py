@@ -28,7 +28,7 @@ from gameproto.maitretarot import sequence, wire
 from gameproto.maitretarot.machine import ServerInputs, ServerMachine
 from gameproto.maitretarot.protocol import MaitreTarotServerProtocol
 from gameproto.maitretarot.sequence import Signal
-from gameproto.net import GameServerFactory, hostOf
+from gameproto.net import GameServerFactory, hostOf, printable
 
 if TYPE_CHECKING:
     from gameproto.maitretarot.protocol import MaitreTarotServerProtocol as _Protocol
@@ -204,7 +204,7 @@ class TarotPlayer:
         if nick is None:
             self.nick = defaultNick(self.place)
         else:
-            self.nick = nick.decode("utf-8", "replace")
+            self.nick = printable(nick.decode("utf-8", "replace"))
         self.protocol.identified(self.nick, self.place)
         session = self.session
         assert session is not None

@@ -478,7 +478,19 @@ def serialize(message: Message) -> bytes:
     return message.serialize()
 
 
+def nickBytes(nick: str) -> bytes:
+    """
+    ``nick`` in UTF-8, cut to L{NICK_LIMIT} bytes at a character's boundary
+    (a nick read with invalid bytes, each become U+FFFD, three bytes; a
+    player of another protocol): SEND_NICKS keeps to what the document says.
+    """
+    data = nick.encode("utf-8")
+    if len(data) <= NICK_LIMIT:
+        return data
+    return data[:NICK_LIMIT].decode("utf-8", "ignore").encode("utf-8")
+
+
 def nickMessages(nicks: Sequence[str]) -> bytes:
-    """SEND_NICK_LEN then SEND_NICKS for four nicks."""
-    encoded = SendNicks(tuple(n.encode("utf-8") for n in nicks))
+    """SEND_NICK_LEN then SEND_NICKS for four nicks, each at most L{NICK_LIMIT} bytes."""
+    encoded = SendNicks(tuple(nickBytes(n) for n in nicks))
     return encoded.lengths().serialize() + encoded.serialize()

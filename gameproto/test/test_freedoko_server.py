@@ -531,6 +531,7 @@ class PartyTests(SynchronousTestCase):
             self.assertEqual(line, wire.Chat(
                 f"player{mallory.seat}: refused card played = 1, club ace: spoofed"), name)
         self.assertEqual(childName(" Anna "), "Anna")
+        self.assertEqual(childName("A\x00n\x1bna"), "A\ufffdn\ufffdna")
         self.assertEqual(childName("x" * 100), "x" * 64)
 
     def test_barrier(self) -> None:

@@ -14,7 +14,7 @@ import struct
 from pathlib import Path
 from typing import Any, Generator
 
-from hypothesis import example, given
+from hypothesis import example, given, strategies as st
 from twisted.internet.task import Clock
 from twisted.trial.unittest import SynchronousTestCase
 
@@ -22,6 +22,7 @@ from gameproto.engine.record import replay
 from gameproto.test import sourceTree
 from gameproto.games import tarot
 from gameproto.games.tarot import TAROT, TarotGame
+from gameproto.maitretarot import wire
 from gameproto.maitretarot.protocol import discardFault
 from gameproto.maitretarot.server import (
     RECLAIM_RULES,
@@ -30,6 +31,7 @@ from gameproto.maitretarot.server import (
     TarotSettings,
 )
 
+from .hardening_helpers import LogCapture
 from .tarot_helpers import PAUSE, DocPeer, Need, settle, takerHands
 from .test_games_tarot import PETIT_SEC_SEED
 
@@ -82,6 +84,47 @@ def answers(peer: DocPeer) -> list[tuple[int, ...]]:
 def asked(peer: DocPeer, name: str) -> bool:
     """Whether ``peer`` read a ``name`` asking it to answer."""
     return any(n == name and values == (1,) for n, values in peer.log)
+
+
+class NickLimitTests(SynchronousTestCase):
+    """SEND_NICKS keeps to the document's 64 bytes a nick, 256 in all."""
+
+    def test_replacedBytesCut(self) -> None:
+        """
+        Nicks of 64 invalid bytes (each read as U+FFFD, three bytes) are
+        sent cut to 64 bytes, at a character's boundary: 63 bytes, 21
+        replacement characters.
+        """
+        server = Server(botsAfter=1000)
+        peers = [server.connect(b"\xff" * 64, f"10.0.0.{i + 1}") for i in range(4)]
+        server.settle(until=lambda: all(p.names().count("SEND_NICKS") for p in peers))
+        for peer in peers:
+            self.assertEqual(peer.last("SEND_NICK_LEN"), (63, 63, 63, 63))
+            (nicks,) = [v for n, v in peer.log if n == "SEND_NICKS"]
+            self.assertEqual(bytes(nicks), ("\ufffd" * 21).encode("utf-8") * 4)
+
+    def test_controlCharacters(self) -> None:
+        """A nick's control characters (NUL, a line break) are U+FFFD, in SEND_NICKS and in the log."""
+        logged = LogCapture(self)
+        server = Server(botsAfter=0)
+        peer = server.connect(b"a\x00b\nc", "10.0.0.1")
+        server.settle(until=lambda: "SEND_NICKS" in peer.names())
+        (nicks,) = [v for n, v in peer.log if n == "SEND_NICKS"]
+        self.assertTrue(bytes(nicks).startswith("a\ufffdb\ufffdc".encode("utf-8")))
+        self.assertEqual([line for line in logged.lines() if "\x00" in line or "b\nc" in line], [])
+        self.assertIn("a\ufffdb\ufffdc", "".join(logged.lines()))
+
+    @given(st.text(max_size=80))
+    def test_nickBytes(self, nick: str) -> None:
+        """Whatever the nick: at most 64 bytes, UTF-8, the start of the nick's own."""
+        data = wire.nickBytes(nick)
+        self.assertLessEqual(len(data), 64)
+        self.assertTrue(nick.encode("utf-8").startswith(data))
+        self.assertEqual(data.decode("utf-8").encode("utf-8"), data)
+        if len(nick.encode("utf-8")) <= 64:
+            self.assertEqual(data, nick.encode("utf-8"))
+        else:
+            self.assertGreater(len(data), 60)
 
 
 class LeaverReplayTests(SynchronousTestCase):
