@@ -23,7 +23,7 @@ import shutil
 import sys
 from collections import deque
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 import attrs
 from twisted.internet import error as netError
@@ -351,6 +351,13 @@ class EngineProcess(ProcessProtocol):
         self.failure: str | None = None
         self.ended: Deferred[None] = Deferred()
         self._exited = False
+        self.failedIdle: Callable[[str], None] | None = None
+        """
+        Told why, when the program fails while nothing is asked of it (it
+        exits, writes a value nobody asked for): the game it plays ends at
+        once, not at its next action (a failure answering a request fails
+        that request instead).
+        """
 
     def connectionMade(self) -> None:
         pass
@@ -414,10 +421,13 @@ class EngineProcess(ProcessProtocol):
         self.failure = reason
         self._timer.cancel()
         log.info("{reason}", reason=reason)
+        idle = not self._pending
         while self._pending:
             self._pending.popleft().errback(EngineFailed(reason))
         if kill:
             self.kill()
+        if idle and self.failedIdle is not None:
+            self.failedIdle(reason)
 
     def stop(self) -> None:
         """End the program (killed: the game is over or given up, nothing more is asked of it)."""
@@ -524,6 +534,10 @@ class ExternalGame:
         self._check(self._instructions, displays)
         self._remember(displays)
         self._over = instructions.game_state.gameover
+
+    def onFailure(self, failed: Callable[[str], None]) -> None:
+        """Call ``failed`` with why, should the program fail while nothing is asked of it."""
+        self.process.failedIdle = failed
 
     def _check(self, instructions: Instructions, displays: Sequence[Display]) -> None:
         seats = [r.player for r in instructions.requested_actions] + [d.player for d in displays]

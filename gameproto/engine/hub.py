@@ -230,9 +230,10 @@ def isBotName(name: str) -> bool:
 class _HubHost:
     """
     The host of the games the hub holds itself: a vacated seat goes to the
-    bot, or opens.  When no person is left, the game ends unless one comes
-    back (with a seat's token) within L{HubSettings.timeout}: bots alone
-    never play a game for ever.
+    bot, or opens.  When no person is left, the game stands still (its bots
+    wait: L{Table.awaitingPerson}) and ends unless one comes back (with a
+    seat's token) within L{HubSettings.timeout}: bots alone never play a
+    game for ever, nor out before its players could come back.
     """
 
     def __init__(self, hub: Hub) -> None:
@@ -245,6 +246,7 @@ class _HubHost:
                       if bot is not None else self.hub.openSeat())
         if table.finished or table.hasPerson() or table.id in self._deserted:
             return
+        table.awaitingPerson = True  # the bots wait too: the game stands still
         deadline = self._deserted[table.id] = Deadline(self.hub.clock)
         deadline.start(self.hub.settings.timeout, lambda: self._nobodyLeft(table, seat))
 

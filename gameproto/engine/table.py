@@ -174,6 +174,10 @@ class Table:
         freed as soon as nobody holds it (no cycle for the garbage
         collector to find).
         """
+        listen = getattr(engine, "onFailure", None)
+        if callable(listen):
+            # An engine that can fail on its own (a program): the game ends at once.
+            listen(partial(_engineFailed, me))
         self._waiting: frozenset[Seat] = frozenset()
         self._pending: deque[Instructions] = deque()
         self._delivering = False
@@ -189,6 +193,11 @@ class Table:
         """
         self.leaving: Seat | None = None
         """The seat whose holder is leaving now (set by whoever handles the leaving)."""
+        self.awaitingPerson = False
+        """
+        The game waits for a person to come back (its host's say: the last
+        one left): while no person holds a seat, bots hold their moves.
+        """
         self.suspended = False
         """
         The server is stopping (L{suspend}): the game stays as it is, live in
@@ -569,6 +578,13 @@ STOPPING = "the server is stopping: the game is kept, to go on after its restart
 """Why a suspended table (L{Table.suspend}) refuses an action."""
 
 
+def _engineFailed(table: weakref.ref[Table], reason: str) -> None:
+    """The table's engine failed while idle (an engine's C{onFailure}): the game is aborted."""
+    live = table()
+    if live is not None:
+        live.abort(reason)
+
+
 def _expire(table: weakref.ref[Table], seat: Seat) -> None:
     """A seat's clock ran out (L{Table._expiries}): the table's L{Table._expired}, if it lives."""
     live = table()
@@ -611,6 +627,10 @@ class BotSeat:
                 or seat not in table.waiting:
             return
         if table.turn != turn:
+            return
+        if table.awaitingPerson and not table.hasPerson():
+            # Nobody to play for until a person comes back (or the host ends the game).
+            self._move.start(max(self.pace, 1.0), lambda: self._play(table, seat, turn))
             return
         if self.pace > 0 and not table.hasPerson():
             wait = table.lastActionTime + self.pace - self.clock.seconds()

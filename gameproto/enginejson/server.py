@@ -203,11 +203,16 @@ class EngineJsonPlayer:
         if isinstance(outcome, Errors):
             self._refusal(outcome)
         elif not isinstance(outcome, Instructions):  # (Deferred's check is slower)
-            outcome.addCallback(self._refusal)
+            outcome.addCallback(self._lateRefusal, table)
 
     def _refusal(self, outcome: Instructions | Errors) -> None:
         if isinstance(outcome, Errors):
             self.send(outcome.asJSON() | {"type": "errors"})
+
+    def _lateRefusal(self, outcome: Instructions | Errors, table: Table) -> None:
+        """An engine's late answer: its errors, unless the game ended meanwhile (``ended`` said why)."""
+        if not table.finished:
+            self._refusal(outcome)
 
     def leaveSeat(self, table: Table, seat: Seat) -> None:
         self.hub.vacate(table, seat)

@@ -290,7 +290,6 @@ def _build() -> TypeMachine[ServerInputs, ServerCore]:
     @judgingDiscard.upon(ServerInputs.update).loop()
     @playing.upon(ServerInputs.update).loop()
     @judgingCard.upon(ServerInputs.update).loop()
-    @forfeiting.upon(ServerInputs.update).loop()
     @replaying.upon(ServerInputs.update).loop()
     def follow(machine: ServerInputs, core: ServerCore, table: Table, seat: Seat,
                instructions: Instructions) -> None:
@@ -341,6 +340,9 @@ def _build() -> TypeMachine[ServerInputs, ServerCore]:
     def forfeited(machine: ServerInputs, core: ServerCore) -> None:
         core.drop("no answer in time: a bot plays the seat")
 
+    # A seat given up to the bot is told nothing more (not the bot's move, nor
+    # a question after it): its connection closes, as after a disconnection.
+    forfeiting.upon(ServerInputs.update).loop().returns(None)
     for signal in (ServerInputs.askBid, ServerInputs.askDiscard, ServerInputs.askCard,
                    ServerInputs.askReplay, ServerInputs.accepted, ServerInputs.refused,
                    ServerInputs.tableEnded):

@@ -274,12 +274,49 @@ class ExternalTests(ServerTestCase):
         record = self.store.get(ended["game"])
         assert record is not None
         self.assertEqual(record.status, "aborted")
+        yield deferLater(reactor, 0.1, lambda: None)
+        kinds = [m["type"] for m in player.messages]
+        self.assertNotIn("errors", kinds[kinds.index("ended"):])  # the end says it all
         # The server goes on: another game of a good engine plays.
         other = Player("q")
         yield self.connect(other)
         other.send({"type": "create", "engine": "connect4", "init": {}, "bots": [2]})
         seated = yield other.waitFor("seated")
         self.assertEqual(seated["player"], 1)
+
+    @defer.inlineCallbacks
+    def test_failureWhileIdle(self) -> Any:
+        """
+        A program that exits, or writes a value, while nothing is asked of
+        it ends its game at once: the player, who sent nothing, gets
+        ``ended`` with the reason, and the record is aborted.
+        """
+        for trick, reason in (("exit", "exited with code 4"),
+                              ("unasked", "wrote a message nobody asked for")):
+            script = self.directory / f"idle-{trick}.py"
+            act = ("sys.exit(4)" if trick == "exit"
+                   else "print(json.dumps(ok), flush=True); sys.stdin.readline()")
+            script.write_text(textwrap.dedent(f"""
+                import json, sys, time
+                ok = {{"displays": [], "requested_actions": [{{"type": "KEY", "player": 1}}],
+                       "game_state": {{"scores": [0], "gameover": False}}, "initvalues": {{}}}}
+                sys.stdin.readline()
+                print(json.dumps(ok), flush=True)
+                time.sleep(0.3)
+                {act}
+            """))
+            name = f"idle{trick}"
+            self.registry.add(ExternalEngine(EngineManifest.fromCommand(
+                name, f"python3 {script}"), reactor, 5.0))
+            player = Player("p", autoplay=False)
+            yield self.connect(player)
+            player.send({"type": "create", "engine": name, "init": {"players": 1}, "name": "p"})
+            ended = yield player.ended
+            self.assertIn(reason, ended["error"])
+            self.assertEqual([m for m in player.messages if m["type"] == "errors"], [])
+            record = self.store.get(ended["game"])
+            assert record is not None
+            self.assertEqual((record.status, record.actions), ("aborted", []))
 
     def test_crash(self) -> Any:
         return self.misbehave("crash", "exited with code 3")

@@ -54,7 +54,8 @@ class NoPersonLeftTests(SynchronousTestCase):
         """
         Tarot's bots always play again: once the person leaves, the game
         ends all the same, when nobody has come back within the time of an
-        action; meanwhile the bots play at their pace.
+        action; meanwhile the bots wait (the game stands still, for the
+        person's return).
         """
         clock = Clock()
         hub = Hub(clock, MemoryRecordStore(), random.Random(5),
@@ -67,7 +68,7 @@ class NoPersonLeftTests(SynchronousTestCase):
         hub.vacate(table, 0)
         clock.advance(59)
         self.assertFalse(table.finished)
-        self.assertLessEqual(table.turn - turns, 59 / 0.5 + 1)
+        self.assertEqual(table.turn, turns)
         clock.advance(1)
         self.assertTrue(table.finished)
         turns = table.turn
@@ -88,9 +89,37 @@ class NoPersonLeftTests(SynchronousTestCase):
         self.assertIsNone(hub.join(table.id, Person()))
         hub.vacate(table, 0)
         clock.advance(30)
+        turns = table.turn
         table.replace(0, hub.guestSeat(Person(), None))
         clock.advance(3600)
         self.assertFalse(table.finished)
+        self.assertGreater(table.turn, turns)  # the bots play again, for the person
+
+    def test_connect4OutlivesItsComeback(self) -> None:
+        """
+        Both players of a Connect Four game gone: their bots do not play the
+        game out before either could come back; back within the time, with
+        the seat's token, a player finds the game where it was.
+        """
+        clock = Clock()
+        hub = Hub(clock, MemoryRecordStore(), random.Random(5),
+                  settings=HubSettings(timeout=300, botDelay=0.5))
+        table = hosted(hub, "connect4", [])
+        first, second = Person(), Person()
+        self.assertIsNone(hub.join(table.id, first))
+        self.assertIsNone(hub.join(table.id, second))
+        token = hub.claim(table, 0)
+        hub.vacate(table, 0)
+        hub.vacate(table, 1)
+        turns = table.turn
+        clock.advance(299)
+        self.assertEqual((table.turn, table.finished), (turns, False))
+        back = Person()
+        self.assertIsNone(hub.join(table.id, back, 1, token))
+        self.assertIs(table.holders[0].guest, back)  # type: ignore[attr-defined]
+        clock.advance(10)  # past the time: a person is back, the game goes on
+        self.assertFalse(table.finished)
+        self.assertIn(table.id, hub.tables)
 
     def test_anotherPersonStays(self) -> None:
         """While a person still sits at the game, a leaver's seat goes to the bot."""

@@ -116,8 +116,9 @@ for _state in ("waitingTable", "rejoining", "seated", "judgingDiscard", "judging
                "forfeiting", "closed"):
     TABLE[(_state, "timedOut")] = (_state, [])
 for _state in ("seated", "bidding", "discarding", "judgingDiscard", "playing", "judgingCard",
-               "forfeiting", "replaying"):
+               "replaying"):
     TABLE[(_state, "update")] = (_state, [("follow", UPDATE)])
+TABLE[("forfeiting", "update")] = ("forfeiting", [])  # given up: told nothing more
 for _state in ("awaitingId", "awaitingProtocol", "awaitingNickLength"):
     TABLE[(_state, "update")] = (_state, [])
 for _name in ("askBid", "askDiscard", "askCard", "askReplay", "accepted", "refused",
@@ -366,6 +367,38 @@ class TimeoutTests(SynchronousTestCase):
         net.run()
         self.assertTrue(clients[2].lostConnection)
         self.assertEqual(clients[2].scores, [])
+        self.assertEqual(len(clients[0].scores), 1)
+
+    def test_toldNothingAfterTheTimeout(self) -> None:
+        """
+        A client asked for a card that lets its time run out (half a
+        GET_TURN_CARD sent, then silence) is sent nothing more, not the
+        bot's card nor the next question: only the close.
+        """
+        class Stalling(Client):
+            asked = False
+            after = b""
+
+            def chooseCard(self, view: TarotView) -> Any:
+                self.asked = True
+                assert self.transport is not None
+                self.transport.write(b"\x00\x00")  # half a gint
+                return defer.Deferred()
+
+            def dataReceived(self, data: bytes) -> None:
+                if self.asked:
+                    self.after += data
+                super().dataReceived(data)
+
+        net = Net(seed=3, timeout=10)
+        clients = [Client("p0"), Client("p1"), Stalling("p2"), Client("p3")]
+        for client in clients:
+            net.join(client)
+        net.run()
+        stalling = clients[2]
+        assert isinstance(stalling, Stalling)
+        self.assertTrue(stalling.asked and stalling.lostConnection)
+        self.assertEqual(stalling.after, b"")
         self.assertEqual(len(clients[0].scores), 1)
 
     def test_replayTimeoutCountsAsNo(self) -> None:
