@@ -12,7 +12,8 @@ go away:
     (L{currentStateName}) and the transitions of a built machine, for its
     diagram (L{machineTransitions});
   - Twisted's WebSocket: the size of a message still being assembled
-    (L{pendingMessageBytes}) and a look at every chunk of bytes an upgraded
+    (L{pendingMessageBytes}), of the frame wsproto still decodes
+    (L{frameInProgress}), and a look at every chunk of bytes an upgraded
     HTTP channel receives (L{afterChannelData}), to refuse an over-long
     message before it is complete and to give it the bytes that came with
     the upgrade request, and whether a channel was upgraded
@@ -36,7 +37,8 @@ from wsproto.utilities import LocalProtocolError
 
 __all__ = ["afterChannelData", "currentStateName", "deliverHeldData", "indexTransitions",
            "machineTransitions", "pauseLikeChannel",
-           "pendingMessageBytes", "pendingWriteBytes", "upgradedToWebSocket"]
+           "frameInProgress", "pendingMessageBytes", "pendingWriteBytes",
+           "upgradedToWebSocket"]
 
 MachineT = TypeVar("MachineT")
 
@@ -219,6 +221,26 @@ def pendingMessageBytes(ws: object) -> int:
         if data is not None:
             pending += len(data)
     return pending
+
+
+def frameInProgress(ws: object) -> tuple[int, int]:
+    """
+    The frame wsproto is still decoding under Twisted's WebSocket ``ws``:
+    the bytes it holds undecoded (a header not yet whole), and the payload
+    length the frame's header announces (0 before the header is whole, or
+    between frames).  Relies on Twisted's private C{_wsconn} (a wsproto
+    C{Connection}) and on wsproto's private C{_proto._frame_decoder}, its
+    C{buffer} and C{header}.  (0, 0) when they are not there.
+    """
+    decoder = getattr(getattr(getattr(ws, "_wsconn", None), "_proto", None),
+                      "_frame_decoder", None)
+    if decoder is None:
+        return 0, 0
+    buffer = getattr(decoder, "buffer", None)
+    header = getattr(decoder, "header", None)
+    held = len(buffer) if buffer is not None else 0
+    announced = getattr(header, "payload_len", 0) if header is not None else 0
+    return held, int(announced)
 
 
 def afterChannelData(channel: object, check: Callable[[], None],

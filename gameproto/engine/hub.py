@@ -230,23 +230,33 @@ def isBotName(name: str) -> bool:
 class _HubHost:
     """
     The host of the games the hub holds itself: a vacated seat goes to the
-    bot, or opens.  When no person is left, the game stands still (its bots
-    wait: L{Table.awaitingPerson}) and ends unless one comes back (with a
-    seat's token) within L{HubSettings.timeout}: bots alone never play a
-    game for ever, nor out before its players could come back.
+    bot, or opens.  When no person is left, the game ends unless one comes
+    back (with a seat's token) within L{HubSettings.timeout}: bots alone
+    never play a game for ever.  Meanwhile, if the last person's connection
+    dropped, the game stands still (its bots wait: L{Table.awaitingPerson}),
+    so that it is not played out before they could come back.
     """
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
         self._deserted: dict[int, Deadline] = {}
 
-    def vacate(self, table: Table, seat: Seat) -> None:
+    def vacate(self, table: Table, seat: Seat, dropped: bool = False) -> None:
+        """
+        ``seat``'s person is gone: its seat goes to the bot (or opens).
+        With no person left, the game ends at the time's end unless one
+        comes back; meanwhile the bots wait if that last person ``dropped``
+        (a connection lost, the seat's token may take it back), and play on
+        if it left.
+        """
         bot = table.factory.bot(dict(table.engine.params))
         table.replace(seat, self.hub.botSeat(bot, botName(table.record.seats[seat], seat))
                       if bot is not None else self.hub.openSeat())
-        if table.finished or table.hasPerson() or table.id in self._deserted:
+        if table.finished or table.hasPerson():
             return
-        table.awaitingPerson = True  # the bots wait too: the game stands still
+        table.awaitingPerson = dropped
+        if table.id in self._deserted:
+            return
         deadline = self._deserted[table.id] = Deadline(self.hub.clock)
         deadline.start(self.hub.settings.timeout, lambda: self._nobodyLeft(table, seat))
 
@@ -378,14 +388,21 @@ class Hub:
         entry = self.tables.get(gameId)
         return entry[0] if entry is not None else None
 
-    def vacate(self, table: Table, seat: Seat) -> None:
-        """The holder of ``seat`` left ``table``: its host decides what the seat becomes."""
+    def vacate(self, table: Table, seat: Seat, dropped: bool = False) -> None:
+        """
+        The holder of ``seat`` left ``table`` (``dropped``: its connection
+        was lost, it may come back with the seat's token): its host decides
+        what the seat becomes.
+        """
         entry = self.tables.get(table.id)
         if entry is not None and entry[0] is table and not table.finished \
                 and not table.suspended:
             table.leaving = seat  # a resignation now is a leaving (Table.lastResignation)
             try:
-                entry[1].vacate(table, seat)
+                if entry[1] is self._host:
+                    self._host.vacate(table, seat, dropped)
+                else:
+                    entry[1].vacate(table, seat)
             finally:
                 table.leaving = None
 
@@ -587,6 +604,8 @@ class Hub:
                 return f"game {table.id} has no free seat"
         previous = table.holders[index]
         table.replace(index, self.guestSeat(guest, table.factory.bot(dict(table.engine.params))))
+        log.info("game {id}: {name} takes player {player}" + (" back" if token else ""),
+                 id=table.id, name=guest.name, player=index + 1)
         if isinstance(previous, GuestSeat) and previous.guest is not guest:
             previous.guest.aborted(table, index,
                                    f"player {index + 1}'s seat was taken back with its token")

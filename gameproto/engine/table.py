@@ -196,7 +196,8 @@ class Table:
         self.awaitingPerson = False
         """
         The game waits for a person to come back (its host's say: the last
-        one left): while no person holds a seat, bots hold their moves.
+        one's connection dropped): while no person holds a seat, bots hold
+        their moves.
         """
         self.suspended = False
         """

@@ -90,6 +90,8 @@ class PlayerCore(Protocol):
         "Play the action for the seat held."
     def leaveSeat(self, table: Table, seat: Seat) -> None:
         "Give the seat up (the table's host decides what it becomes); answer leftSeat."
+    def dropSeat(self, table: Table, seat: Seat) -> None:
+        "The connection is gone from the seat: its token may take it back (the host decides meanwhile)."
     def leaveQueue(self, engine: str) -> None: "Leave that matchmaking."
     def stopWatching(self, table: Table) -> None: "Stop following the game."
     def left(self) -> None: "Tell the client it is back in the lobby."
@@ -262,7 +264,7 @@ def _build() -> TypeMachine[PlayerInputs, PlayerCore]:
 
     @seated.upon(PlayerInputs.connectionLost).to(closed)
     def lostSeated(machine: PlayerInputs, core: PlayerCore, data: Seated) -> None:
-        core.leaveSeat(data.table, data.seat)
+        core.dropSeat(data.table, data.seat)
 
     @queued.upon(PlayerInputs.connectionLost).to(closed)
     def lostQueued(machine: PlayerInputs, core: PlayerCore, data: Queued) -> None:

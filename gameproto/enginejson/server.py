@@ -219,6 +219,9 @@ class EngineJsonPlayer:
         # After what vacating the seat told (a resignation may end the game).
         self.machine.leftSeat()
 
+    def dropSeat(self, table: Table, seat: Seat) -> None:
+        self.hub.vacate(table, seat, dropped=True)
+
     def leaveQueue(self, engine: str) -> None:
         matchmaker = self.hub.matchmakers.get(engine)
         if matchmaker is not None:

@@ -186,3 +186,21 @@ class Conn:
     @property
     def closed(self) -> bool:
         return bool(self.transport.disconnecting)
+
+
+def startGame(server: CarcassonneServer, count: int) -> tuple[list[Conn], list[list[wire.Message]]]:
+    """
+    ``count`` connections that said HELLO (answering each other's), then
+    READY: a started game; each one's messages so far (the first player's
+    end with its TOKEN).
+    """
+    conns: list[Conn] = []
+    for _ in range(count):
+        conn = Conn(server)
+        conn.say(wire.Hello(0))
+        for other in conns:
+            other.say(wire.HelloAck(0))
+        conns.append(conn)
+    for conn in conns:
+        conn.say(wire.Ready(0))
+    return conns, [conn.received() for conn in conns]

@@ -20,7 +20,7 @@ from gameproto.carcassonne.server import CarcassonneSettings
 from gameproto.carcassonne.turn import TurnInputs, TurnMachine, stateName
 from gameproto.engine.contract import JSON, Seat
 
-from .carcassonne_helpers import Conn, StubRules, makeServer
+from .carcassonne_helpers import Conn, StubRules, makeServer, startGame
 
 MOVE = {"tile": "tile-u", "x": 72, "y": 73, "orientation": "N", "zone": None}
 
@@ -404,16 +404,7 @@ class TimeTests(SynchronousTestCase):
         self.server, self.clock = makeServer(self.settings, StubRules())
 
     def start(self, count: int) -> tuple[list[Conn], int]:
-        conns: list[Conn] = []
-        for _ in range(count):
-            conn = Conn(self.server)
-            conn.say(wire.Hello(0))
-            for other in conns:
-                other.say(wire.HelloAck(0))
-            conns.append(conn)
-        for conn in conns:
-            conn.say(wire.Ready(0))
-        got = [conn.received() for conn in conns]
+        conns, got = startGame(self.server, count)
         [self.room] = self.server.playing
         token = got[0][-1]
         assert isinstance(token, wire.Token)

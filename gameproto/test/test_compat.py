@@ -28,6 +28,7 @@ from gameproto._compat import (
     afterChannelData,
     currentStateName,
     deliverHeldData,
+    frameInProgress,
     indexTransitions,
     machineTransitions,
     pauseLikeChannel,
@@ -413,6 +414,26 @@ class TwistedWebSocketTests(SynchronousTestCase):
         channel.dataReceived(client.send(TextMessage("!", message_finished=True)))
         self.assertEqual(recorder.messages[-1], "é" * 10 + "!")
         self.assertEqual(recorder.pendingSeen, [100, 150, 0, 10, 0])
+
+    def test_frameInProgress(self) -> None:
+        """
+        wsproto holds a frame's header until it is whole, then knows the
+        payload length it announces until that payload is all read.
+        """
+        channel, client, recorder = self.connect()
+        ws = recorder.transport
+        self.assertEqual(frameInProgress(ws), (0, 0))
+        frame = Connection(ConnectionType.CLIENT).send(BytesMessage(b"x" * 300))
+        channel.dataReceived(frame[:3])  # 4 bytes of header and 4 of mask
+        self.assertEqual(frameInProgress(ws), (3, 0))
+        channel.dataReceived(frame[3:8])
+        self.assertEqual(frameInProgress(ws), (0, 300))
+        channel.dataReceived(frame[8:100])
+        self.assertEqual(frameInProgress(ws)[1], 300)
+        channel.dataReceived(frame[100:])
+        self.assertEqual(frameInProgress(ws), (0, 0))
+        self.assertEqual(recorder.messages, [b"x" * 300])
+        self.assertEqual(frameInProgress(object()), (0, 0))
 
     def test_buffersExist(self) -> None:
         """The wire protocol keeps the message being assembled in two C{Buffer}s."""

@@ -317,11 +317,8 @@ class GameTests(SynchronousTestCase):
         client.send({"type": "leave"})
         self.assertEqual(client.last("left"), {"type": "left"})
         self.assertIsInstance(table.holders[0], BotSeat)
-        # No person left: the game stands still for its player's return, then ends.
-        turn = table.turn
-        harness.clock.advance(harness.hub.settings.timeout - 1)
-        self.assertEqual((table.turn, table.finished), (turn, False))
-        harness.clock.advance(1)
+        for _ in range(50):  # the player left: the bots play the game out
+            harness.clock.advance(1)
         self.assertTrue(table.finished)
 
     def test_disconnectGivesTheSeatToABot(self) -> None:
@@ -331,6 +328,40 @@ class GameTests(SynchronousTestCase):
         table = harness.hosted(client.last("created")["game"])
         client.protocol.connectionLost()
         self.assertIsInstance(table.holders[0], BotSeat)
+
+    def test_droppedPlayerFindsTheGameWhereItWas(self) -> None:
+        """
+        The last person's connection lost: the game stands still (its bots
+        wait) for the seat's token; back with it, the game goes on from
+        where it was. Nobody back: it ends at the time's end.
+        """
+        harness = Harness()
+        client = harness.connect()
+        client.send({"type": "create", "engine": "connect4", "init": {}, "bots": [2]})
+        token = client.last("seated")["token"]
+        game = client.last("created")["game"]
+        table = harness.hosted(game)
+        client.click(client.last("instructions"))
+        harness.clock.advance(5)
+        turn = table.turn
+        client.protocol.connectionLost()
+        harness.clock.advance(harness.hub.settings.timeout - 1)
+        self.assertEqual((table.turn, table.finished), (turn, False))
+        back = harness.connect()
+        back.send({"type": "join", "game": game, "player": 1, "token": token, "name": "alice"})
+        self.assertEqual(back.last("seated")["player"], 1)
+        harness.clock.advance(10)
+        self.assertFalse(table.finished)
+        back.click(back.last("instructions"))
+        self.assertGreater(table.turn, turn)
+
+        other = harness.connect()
+        other.send({"type": "create", "engine": "connect4", "init": {}, "bots": [2]})
+        second = harness.hosted(other.last("created")["game"])
+        other.protocol.connectionLost()
+        harness.clock.advance(harness.hub.settings.timeout)
+        self.assertTrue(second.finished)
+        self.assertEqual(second.turn, 1)  # the resignation: no bot's move before it
 
     def test_timeout(self) -> None:
         """A seated player too slow: the engine's bot plays the move."""
@@ -908,7 +939,7 @@ class PlayerMachineTests(TransitionTableMixin, SynchronousTestCase):
                    "watchStarting", "watching"):
         table[(_state, "malformed")] = (_state, [("badFormat", ("why",))])
         table[(_state, "connectionLost")] = ("closed", [])
-    table[("seated", "connectionLost")] = ("closed", [("leaveSeat", (TABLE, 0))])
+    table[("seated", "connectionLost")] = ("closed", [("dropSeat", (TABLE, 0))])
     table[("queued", "connectionLost")] = ("closed", [("leaveQueue", ("e",))])
     table[("watching", "connectionLost")] = ("closed", [("stopWatching", (TABLE,))])
     table[("lobby", "idle")] = ("closed", [("dropIdle", ())])

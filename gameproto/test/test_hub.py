@@ -24,6 +24,7 @@ from gameproto.engine.table import BotSeat, Table
 from gameproto.games.connect4 import ENGINE as CONNECT4, Connect4Game
 from gameproto.games.tarot import TAROT
 from gameproto.maitretarot.server import TarotServer, TarotSettings
+from gameproto.test.hardening_helpers import LogCapture
 
 
 class Guest:
@@ -223,12 +224,14 @@ class HostedGameTests(SynchronousTestCase):
         self.assertEqual(hub.tables, {})
 
     def test_join(self) -> None:
+        logged = LogCapture(self)
         hub = makeHub()
         table = hosted(self, hub, "connect4", bots=(2,))
         guest = Guest("alice")
         self.assertEqual(hub.join(table.id, guest, 2),
                          f"player 2 of game {table.id} is not free")
         self.assertIsNone(hub.join(table.id, guest))
+        self.assertEqual(logged.lines("gameproto.hub"), [f"game {table.id}: alice takes player 1"])
         self.assertEqual(guest.seat, (table, 0))
         self.assertEqual(table.record.seats, ["alice", "bot2"])
         self.assertEqual(hub.join(table.id, Guest("bob")), f"game {table.id} has no free seat")

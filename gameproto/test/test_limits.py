@@ -716,7 +716,15 @@ class WebTurnShareTests(SynchronousTestCase):
 
 
 class PlainRequest(DummyRequest):
-    """A request over plain HTTP."""
+    """A WebSocket upgrade request (its handshake's headers) over plain HTTP."""
+
+    def __init__(self, postpath: list[bytes]) -> None:
+        super().__init__(postpath)
+        self.path = b"/" + b"/".join(postpath)
+        for name, value in ((b"upgrade", b"websocket"), (b"connection", b"Upgrade"),
+                            (b"sec-websocket-version", b"13"),
+                            (b"sec-websocket-key", b"dGhlIHNhbXBsZSBub25jZQ==")):
+            self.requestHeaders.setRawHeaders(name, [value])
 
     def isSecure(self) -> bool:
         return False
@@ -1051,6 +1059,34 @@ class LoopbackTests(TestCase):
         closes = [e for e in framesAfterUpgrade(client.data) if isinstance(e, CloseConnection)]
         self.assertEqual([e.code for e in closes], [1008])
 
+    async def test_stalledFrameHeader(self) -> None:
+        """
+        A frame's header sent in part, or whole with no payload after it,
+        is a message begun: not whole after --message-timeout, closed (1008).
+        """
+        server = await self.serve()
+        port = server.ports["web"]
+        # A masked binary frame of 300 bytes: 0x82, 0x80|126, 2 length bytes, 4 mask bytes.
+        header = b"\x82\xfe\x01\x2c" + b"\x00" * 4
+        for sent in (header[:3], header):
+            client = await connect(port)
+            client.transport.write(upgrade(port) + sent)  # type: ignore[union-attr]
+            self.assertTrue(await wait(lambda: client.gone, 3), sent)
+            closes = [e for e in framesAfterUpgrade(client.data)
+                      if isinstance(e, CloseConnection)]
+            self.assertEqual([e.code for e in closes], [1008], sent)
+
+    async def test_hugeFrameAnnounced(self) -> None:
+        """A frame whose header announces more than a message may hold: closed (1009) at once."""
+        server = await self.serve()
+        port = server.ports["web"]
+        client = await connect(port)
+        client.transport.write(  # type: ignore[union-attr]
+            upgrade(port) + b"\x81\xff" + (1 << 40).to_bytes(8, "big") + b"\x00" * 4)
+        self.assertTrue(await wait(lambda: client.gone, 0.4))
+        closes = [e for e in framesAfterUpgrade(client.data) if isinstance(e, CloseConnection)]
+        self.assertEqual([e.code for e in closes], [1009])
+
     async def test_frameAfterClose(self) -> None:
         """A ping in the same write as the message that closes a WebSocket: no traceback."""
         log = LogLines(self)
@@ -1212,11 +1248,7 @@ class DeclaredHooksTests(SynchronousTestCase):
 
         resource = MessageWebSocketResource(Closed(), 1000)
         request = PlainRequest([b"closed"])
-        request.path = b"/closed"  # type: ignore[attr-defined]
-        for name, value in ((b"host", b"games.example"), (b"upgrade", b"websocket"),
-                            (b"connection", b"Upgrade"), (b"sec-websocket-version", b"13"),
-                            (b"sec-websocket-key", b"dGhlIHNhbXBsZSBub25jZQ==")):
-            request.requestHeaders.setRawHeaders(name, [value])
+        request.requestHeaders.setRawHeaders(b"host", [b"games.example"])
         resource.render_GET(request)  # type: ignore[arg-type]
         self.assertEqual(request.responseCode, 503)
         self.assertEqual(hub.metrics.registry.get_sample_value(

@@ -18,7 +18,6 @@ from twisted.internet.task import Clock
 from twisted.trial.unittest import SynchronousTestCase, TestCase
 
 from gameproto import tap
-from gameproto.carcassonne import wire as carcassonneWire
 from gameproto.carcassonne.server import CarcassonneSettings
 from gameproto.connect4 import wire
 from gameproto.engine.contract import Errors, Instructions, UnexpectedAction
@@ -28,7 +27,7 @@ from gameproto.engine.store import SQLiteRecordStore
 from gameproto.engine.table import STOPPING, BotSeat, Table
 from gameproto.games.connect4 import ENGINE, connect4Bot
 
-from .carcassonne_helpers import Conn, StubRules, makeServer
+from .carcassonne_helpers import StubRules, makeServer, startGame
 from .connect4_helpers import Harness as Connect4Harness
 from .engine_helpers import Holder
 from .hardening_helpers import LogCapture
@@ -235,17 +234,7 @@ class ProtocolTests(SynchronousTestCase):
         """The others are not sent CLOSE n for a player dropped by the stop."""
         server, clock = makeServer(CarcassonneSettings(timeout=20, ackTimeout=5, botsAfter=30),
                                    StubRules())
-        conns: list[Conn] = []
-        for _ in range(3):
-            conn = Conn(server)
-            conn.say(carcassonneWire.Hello(0))
-            for other in conns:
-                other.say(carcassonneWire.HelloAck(0))
-            conns.append(conn)
-        for conn in conns:
-            conn.say(carcassonneWire.Ready(0))
-        for conn in conns:
-            conn.received()
+        conns, _ = startGame(server, 3)
         server.hub.stop()
         conns[0].transport.loseConnection()
         conns[0].protocol.connectionLost(None)  # type: ignore[arg-type]

@@ -37,7 +37,7 @@ from wsproto.handshake import H11Handshake
 from wsproto.utilities import LocalProtocolError, RemoteProtocolError
 from zope.interface import implementer
 
-from gameproto._compat import afterChannelData, pendingMessageBytes
+from gameproto._compat import afterChannelData, frameInProgress, pendingMessageBytes
 from gameproto.metrics import Metrics, refused
 from gameproto.net import (
     ConnectionSource,
@@ -248,13 +248,15 @@ class WebSocketBridge:
         if self._transport is None or self._ws is None or self._transport.disconnecting:
             return
         pending = pendingMessageBytes(self._ws)
-        if pending > self.maxMessage:
+        held, announced = frameInProgress(self._ws)
+        if pending > self.maxMessage or announced > self.maxMessage:
+            # (a frame's header that announces too much is refused before its payload)
             self._refuse(MESSAGE_TOO_BIG, "WebSocket message too big", "too-big")
             return
         if self.limits is None or self.clock is None:
             return
         self._heard = self.clock.seconds()
-        if not pending:
+        if not (pending or held or announced):  # (a frame begun: its header, or its payload)
             self._messageBegun = None
         elif self._messageBegun is None:
             self._messageBegun = self._heard
