@@ -28,7 +28,7 @@ from twisted.web.server import Request, Site
 from gameproto.connect4 import wire
 from gameproto.connect4.protocol import Connect4ServerProtocol
 from gameproto.connect4.server import Connect4Server, Connect4ServerFactory, Connect4Settings
-from gameproto.web.websocket import messageWebSocketResource
+from gameproto.web.websocket import MessageWebSocketResource
 
 log = Logger()
 
@@ -101,10 +101,9 @@ class LeaderboardApp:
         self.gameFactory = LeaderboardFactory(self.server, self.leaderboard)
         root = Resource()
         root.putChild(b"leaderboard", LeaderboardPage(self.leaderboard))
-        # The same protocol class over WebSocket (one message per binary message).
-        root.putChild(b"connect4", messageWebSocketResource(
-            lambda request: self.gameFactory.buildProtocol(request.getClientAddress()),
-            wire.MAX_MESSAGE))
+        # The same protocol class over WebSocket (one message per binary message),
+        # under the same limits as the TCP port (a peer over its connections: 503).
+        root.putChild(b"connect4", MessageWebSocketResource(self.gameFactory, wire.MAX_MESSAGE))
         self.site = Site(root)
 
     def listen(self, gamePort: int, webPort: int,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import re
+import os
 import sqlite3
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -35,6 +36,7 @@ from gameproto.engine.external import (
     parseEngineSpec,
 )
 from gameproto.engine.hub import Hub, HubSettings
+from gameproto.engine.record import RecordStore
 from gameproto.engine.registry import EngineRegistry, loadEngineDirectory
 from gameproto.engine.store import Checkpointer, SQLiteRecordStore, isCheckpointable
 from gameproto.net import Limits, cap, originList, positiveCount, rate
@@ -325,13 +327,30 @@ class Options(usage.Options):
         self["manifests"] = externalManifests(
             self["engines"], self["engine"], usage.UsageError,
             taken=[engine.name for engine in pluginEngines(self.plugins)])
-        try:
-            SQLiteRecordStore(self["db"]).close()
-        except (OSError, sqlite3.Error) as e:
-            raise usage.UsageError(f"--db: cannot use {self['db']!r} ({e})") from None
+        checkDatabase(self["db"], usage.UsageError)
         if all(description == OFF for name, description in self["ports"].items()
                if name != METRICS):
             raise usage.UsageError("--ports: every protocol is off, nothing to serve")
+
+
+def checkDatabase(path: str, error: Callable[[str], Exception]) -> None:
+    """
+    Raise ``error`` with one line when ``--db`` ``path`` cannot be used: a
+    file that is there is opened (and closed) to see that it is a database;
+    one that is not is only looked for a place, and not made before the
+    server starts.
+    """
+    if path != ":memory:" and not os.path.lexists(path):
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder):
+            raise error(f"--db: cannot use {path!r} (no folder {folder})")
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise error(f"--db: cannot use {path!r} (its folder {folder} is not writable)")
+        return
+    try:
+        SQLiteRecordStore(path).close()
+    except (OSError, sqlite3.Error) as e:
+        raise error(f"--db: cannot use {path!r} ({e})") from None
 
 
 def externalManifests(directory: str | None, specs: list[str],
@@ -362,12 +381,13 @@ def externalManifests(directory: str | None, specs: list[str],
     return manifests
 
 
-def makeHub(options: Mapping[str, Any], clock: IReactorTime, processes: Any = None) -> Hub:
+def makeHub(options: Mapping[str, Any], clock: IReactorTime, processes: Any = None,
+            store: RecordStore | None = None) -> Hub:
     """
-    The hub every port shares: the record store of ``--db``, the engines
-    the protocol plugins bring and the external ones (``processes`` spawns
-    them: the reactor by default), the clock, the settings of the games it
-    hosts.
+    The hub every port shares: the record store (``store``, else that of
+    ``--db``), the engines the protocol plugins bring and the external ones
+    (``processes`` spawns them: the reactor by default), the clock, the
+    settings of the games it hosts.
     """
     settings = options["hub"]
     if processes is None:
@@ -377,8 +397,9 @@ def makeHub(options: Mapping[str, Any], clock: IReactorTime, processes: Any = No
         registry.add(engine)
     for manifest in options.get("manifests") or ():
         registry.add(ExternalEngine(manifest, processes, settings.engineTimeout))
-    return Hub(clock, SQLiteRecordStore(options["db"]), None, registry, settings=settings,
-               limits=options.get("limits") or Limits(), batchCommits=True)
+    return Hub(clock, store if store is not None else SQLiteRecordStore(options["db"]), None,
+               registry, settings=settings, limits=options.get("limits") or Limits(),
+               batchCommits=True)
 
 
 def webResources(hub: Hub, plugins: Iterable[IProtocolPlugin], servers: Mapping[str, Any],
@@ -553,13 +574,18 @@ def checkpointerFor(hub: Hub, clock: IReactorTime) -> Checkpointer | None:
 
 
 def makeService(options: Mapping[str, Any], clock: IReactorTime | None = None,
-                processes: Any = None) -> GameprotoService:
-    """Every port that is not off, each on its endpoint, one hub behind them."""
+                processes: Any = None, store: RecordStore | None = None) -> GameprotoService:
+    """
+    Every port that is not off, each on its endpoint, one hub behind them,
+    whose records go to ``store`` (any L{RecordStore}; by default the
+    SQLite file of ``--db``).  The service runs once: stopping it closes
+    its store, and a new start needs a new service.
+    """
     if clock is None:
         from twisted.internet import reactor as clock  # type: ignore[assignment]
     assert clock is not None
     try:
-        hub = makeHub(options, clock, processes)
+        hub = makeHub(options, clock, processes, store)
     except (OSError, sqlite3.Error) as e:
         raise UnusableDatabase(f"gameproto: --db: cannot use {options['db']!r} ({e})") from None
     plugins: Sequence[IProtocolPlugin] = options["plugins"]

@@ -553,6 +553,8 @@ class Hub:
                 for n in range(game.players)
             ]
             table = self._hostGame(factory, game, holders)
+            if table.finished and table.record.error is not None:
+                return table.record.error  # aborted at its start (the engine failed)
             if peer is not None and not table.finished:
                 self._peers[table.id] = peer
             return table

@@ -164,6 +164,7 @@ class Table:
             started=clock.seconds(),
         )
         self._watchers: list[Watcher] = []
+        self._seats = frozenset(range(len(self.holders)))
         self._clocks = [Deadline(clock) for _ in holders]
         me = weakref.ref(self)
         self._expiries: list[Callable[[], None]] = [
@@ -282,7 +283,12 @@ class Table:
             engine=self.factory.name,
             seats=", ".join(self.record.seats),
         )
-        self._advance(self.engine.instructions())
+        try:
+            instructions = self.engine.instructions()
+        except Exception:
+            self._engineBroke()
+            return
+        self._advance(instructions)
 
     def act(self, seat: Seat, action: JSON) -> Outcome:
         """
@@ -301,7 +307,10 @@ class Table:
             waiting: Deferred[Instructions | Errors] = Deferred()
             self._queued.append((seat, action, waiting))
             return waiting
-        outcome = self.engine.act(seat, action)
+        try:
+            outcome = self.engine.act(seat, action)
+        except Exception:
+            return self._engineFailed(seat, action)
         # Instructions first: Deferred's check goes through ABCMeta (slower).
         if isinstance(outcome, Instructions):
             self._accept(RecordedAction(seat, action, self.clock.seconds()), outcome)
@@ -309,6 +318,19 @@ class Table:
         if isinstance(outcome, Deferred):
             return self._settle(seat, action, outcome)
         return outcome
+
+    def _engineFailed(self, seat: Seat, action: JSON) -> Errors:
+        """The engine raised (a bug of its own): the game is aborted, the action refused."""
+        return Errors((UnexpectedAction(seat, action, text=self._engineBroke()),))
+
+    def _engineBroke(self) -> str:
+        """The engine raised, in an except block: one log line with its traceback, the game aborted."""
+        failure = Failure()
+        log.failure("game {id}: the engine {engine} failed", failure, id=self.id,
+                    engine=self.factory.name)
+        reason = f"the engine {self.factory.name} failed: {failure.getErrorMessage()}"
+        self.abort(reason)
+        return reason
 
     def _settle(self, seat: Seat, action: JSON,
                 pending: Deferred[Instructions | Errors]) -> Deferred[Instructions | Errors]:
@@ -386,7 +408,11 @@ class Table:
             return
         self.lastResignation = (seat, "time" if self._expiring == seat
                                 else "left" if self.leaving == seat else "resigned")
-        outcome = self.engine.resign(seat)
+        try:
+            outcome = self.engine.resign(seat)
+        except Exception:
+            self._engineFailed(seat, None)
+            return
         self._accept(RecordedAction(seat, None, self.clock.seconds(), "resign"), outcome)
 
     def replace(self, seat: Seat, holder: SeatHolder) -> None:
@@ -470,7 +496,12 @@ class Table:
         self._advance(outcome)
 
     def _advance(self, outcome: Instructions) -> None:
-        self._waiting = frozenset(r.player for r in outcome.requested_actions)
+        waiting = self._waiting = frozenset(r.player for r in outcome.requested_actions)
+        if not waiting <= self._seats:
+            wrong = min(waiting - self._seats)
+            self.abort(f"the engine {self.factory.name} failed: it asked for player "
+                       f"{wrong + 1}, in a game of {len(self.holders)}")
+            return
         if outcome.game_state.gameover:
             self._waiting = frozenset()
             for deadline in self._clocks:

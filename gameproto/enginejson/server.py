@@ -16,6 +16,7 @@ from typing import Callable
 import attrs
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
+from twisted.python.failure import Failure
 
 from gameproto.engine.clock import positiveSeconds
 from gameproto.engine.contract import (
@@ -114,8 +115,13 @@ class EngineJsonPlayer:
 
         transport = self.protocol.transport
         peer = hostOf(transport.getPeer()) if transport is not None else None
+        def failed(failure: Failure) -> None:
+            log.failure("creating a game of {engine} failed", failure, engine=message.engine)
+            self.problem(f"the game could not be created ({failure.getErrorMessage()})")
+            self.machine.refused()
+
         self.hub.newGame(message.engine, message.init, message.bots,
-                         peer=peer or "local").addCallback(made)
+                         peer=peer or "local").addCallbacks(made, failed)
 
     def announceCreated(self, table: Table, join: bool) -> None:
         self.send({"type": "created", "game": table.id, "engine": table.factory.name})
@@ -195,7 +201,13 @@ class EngineJsonPlayer:
             self.ended(table, None, instructions.game_state.text)
 
     def act(self, table: Table, seat: Seat, message: wire.Action) -> None:
-        move = table.engine.decodeAction(seat, message.action)
+        try:
+            move = table.engine.decodeAction(seat, message.action)
+        except Exception:  # the engine's own bug: its game ends (ended says why)
+            log.failure("game {id}: the engine {engine} failed to read an action",
+                        id=table.id, engine=table.factory.name)
+            table.abort(f"the engine {table.factory.name} failed: it could not read an action")
+            return
         if isinstance(move, Errors):
             self.send(move.asJSON() | {"type": "errors"})
             return

@@ -272,6 +272,10 @@ class Instructions:
     requested_actions: tuple[dict[str, JSON], ...]
     waiting_for: tuple[int, ...]
     game_state: dict[str, JSON]
+    clocks: tuple[dict[str, JSON], ...] = ()
+    """The turn clocks that run: ``{"player": P, "seconds": S}`` each."""
+    colours: tuple[str, ...] | None = None
+    """Each seat's colour, when the game gives them."""
 
 
 @attrs.frozen
@@ -294,8 +298,11 @@ class Ended:
     """``game`` is over; ``error`` says why when it was aborted."""
 
     game: int
-    scores: tuple[JSON, ...]
+    scores: tuple[JSON, ...] | None
+    """The final scores; None for a game aborted (``error``)."""
     error: str | None
+    reason: str | None = None
+    """Why it ended, in a sentence, when the server knows it."""
 
 
 @attrs.frozen
@@ -360,15 +367,20 @@ def readServerMessage(data: JSON) -> ServerMessage | Malformed:
                     _field(data, "game", int), _field(data, "player", int, optional=True),
                     _field(data, "turn", int), _field(data, "by", int, optional=True),
                     _items(data, "displays", object), _items(data, "requested_actions", dict),
-                    _items(data, "waiting_for", int), _field(data, "game_state", dict))
+                    _items(data, "waiting_for", int), _field(data, "game_state", dict),
+                    _items(data, "clocks", dict) if data.get("clocks") is not None else (),
+                    _items(data, "colours", str) if data.get("colours") is not None else None)
             case "errors":
                 return Errors(_items(data, "errors", dict),
                               _field(data, "reason", str, optional=True))
             case "problem":
                 return Problem(_field(data, "message", str))
             case "ended":
-                return Ended(_field(data, "game", int), _items(data, "scores", object),
-                             _field(data, "error", str, optional=True))
+                return Ended(_field(data, "game", int),
+                             _items(data, "scores", object) if data.get("scores") is not None
+                             else None,
+                             _field(data, "error", str, optional=True),
+                             _field(data, "reason", str, optional=True))
             case "left":
                 return Left()
             case other:

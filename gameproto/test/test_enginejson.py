@@ -18,7 +18,7 @@ from twisted.trial.unittest import SynchronousTestCase
 
 from gameproto.connect4.protocol import Connect4ServerProtocol
 from gameproto.connect4.server import Connect4Server, Connect4ServerFactory, Connect4Settings
-from gameproto.engine.contract import Errors, GameEngine
+from gameproto.engine.contract import Errors, GameEngine, GameState, Instructions, RequestedAction
 from gameproto.engine.hub import Hub, HubSettings, OpenSeat
 from gameproto.engine.registry import EngineRegistry
 from gameproto.engine.record import GameRecord, MemoryRecordStore, RecordStore, replay
@@ -308,6 +308,48 @@ class GameTests(SynchronousTestCase):
         self.assertEqual(spectator.last("left"), {"type": "left"})
         spectator.send({"type": "watch", "game": 999})
         self.assertIn("no live game", spectator.last("problem")["message"])
+
+    def test_buggyEngine(self) -> None:
+        """
+        An engine that cannot read an action (a bug of its own), or whose
+        first instructions ask a player it has not: the creator hears why
+        its game ended, nothing hangs, nothing is left hosted.
+        """
+
+        class Buggy:
+            name = "buggy"
+            parameters = CONNECT4.parameters
+
+            def __init__(self, bug: str) -> None:
+                self.bug = bug
+
+            def start(self, params: Any, initvalues: Any = None, rng: Any = None) -> Any:
+                game: Any = CONNECT4.start(params, initvalues, rng)
+                if self.bug == "read":
+                    game.decodeAction = lambda seat, action: 1 / 0
+                else:
+                    game.instructions = lambda: Instructions(
+                        (RequestedAction(4, "CLICK"),), GameState((0, 0), False), ())
+                return game
+
+            def bot(self, params: Any) -> None:
+                return None
+
+        for bug, error in (("read", "the engine buggy failed: it could not read an action"),
+                           ("seat", "the engine buggy failed: it asked for player 5, "
+                                    "in a game of 2")):
+            harness = Harness(registry=EngineRegistry({"buggy": Buggy(bug)}))
+            client = harness.connect()
+            client.send({"type": "create", "engine": "buggy", "init": {}})
+            if bug == "read":
+                client.click(client.last("instructions"))
+                self.assertEqual(client.last("ended")["error"], error)
+            else:  # aborted as it started: the creation fails, with why
+                self.assertEqual(client.last("problem")["message"], error)
+                self.assertNotIn("created", [m["type"] for m in client.log])
+            self.assertEqual(client.state, "lobby")
+            self.assertEqual(harness.hub.tables, {})
+            self.flushLoggedErrors(ZeroDivisionError)
 
     def test_leaveGivesTheSeatToABot(self) -> None:
         harness = Harness()

@@ -118,6 +118,7 @@ class TarotTableTests(TestCase):
         self.assertNotIn("errors", player.kinds())
         self.assertNotIn("problem", player.kinds())
         self.assertEqual(ended.error, None)
+        assert ended.scores is not None
         self.assertEqual(sum(ended.scores), 0)
         self.assertEqual(len(mario.scores), 1)
         self.assertTrue(mario.ended)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import sqlite3
 from typing import Any
@@ -225,7 +226,33 @@ class ServiceStoreTests(TestCase):
         options = tap.Options()
         error = self.assertRaises(usage.UsageError, options.parseOptions,
                                   ["--db", "/nonexistent/dir/games.sqlite"])
-        self.assertIn("--db", str(error))
+        self.assertEqual(str(error), "--db: cannot use '/nonexistent/dir/games.sqlite' "
+                                     "(no folder /nonexistent/dir)")
+
+    def test_optionsMakeNoDatabase(self) -> None:
+        """Reading the options looks for the database's place; the server makes it."""
+        path = self.mktemp()
+        options = tap.Options()
+        options.parseOptions(["--db", path])
+        self.assertFalse(os.path.exists(path))
+
+    @defer.inlineCallbacks
+    def test_embeddersStore(self) -> Any:
+        """
+        An embedding program's own record store: the hub and every
+        protocol's server write there, and no file is made.
+        """
+        path = self.mktemp()
+        options = tap.Options()
+        options.parseOptions(["--db", path, *onlyPorts(connect4=LOCAL, maitretarot=LOCAL)])
+        store = MemoryRecordStore()
+        service = tap.makeService(options, Clock(), store=store)
+        self.assertIs(service.hub.store, store)
+        self.assertEqual({name: server.store is store for name, server in service.servers.items()},
+                         {name: True for name in service.servers})
+        service.startService()
+        yield service.stopService()
+        self.assertFalse(os.path.exists(path))
 
     @defer.inlineCallbacks
     def test_stopLeavesGamesLive(self) -> Any:

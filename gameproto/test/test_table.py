@@ -50,6 +50,7 @@ from gameproto.test.engine_helpers import (
     Holder,
     makeTable,
 )
+from gameproto.test.hardening_helpers import LogCapture
 
 
 @attrs.define
@@ -650,3 +651,81 @@ class TableTests(SynchronousTestCase):
         self.assertTrue(table.finished)
         self.assertEqual(table.record.actions, [RecordedAction(0, None, 0, "resign")])
         self.assertEqual(len(self.flushLoggedErrors()), 0)
+
+
+class BuggyGame(SecretGame):
+    """L{SecretGame} with a bug: ``bug`` says where (``act``, ``resign``, ``seat``)."""
+
+    def __init__(self, bug: str) -> None:
+        super().__init__()
+        self.bug = bug
+
+    def instructions(self) -> Instructions:
+        if self.bug == "seat":  # asks a player the game does not have
+            return Instructions((RequestedAction(6, "KEY"),), GameState((0, 0), False), ())
+        return super().instructions()
+
+    def act(self, seat: Seat, action: JSON) -> Instructions | Errors:
+        if self.bug == "act":
+            raise ZeroDivisionError("a bug of the engine")
+        return super().act(seat, action)
+
+    def view(self, seat: Seat) -> None:
+        return None
+
+    def resign(self, seat: Seat) -> Instructions:
+        if self.bug == "resign":
+            raise KeyError("a bug of the engine")
+        return super().resign(seat)
+
+
+class EngineBugTests(SynchronousTestCase):
+    """An engine that raises, or asks what cannot be: its game ends, aborted; never stuck."""
+
+    def table(self, bug: str, *holders: Any) -> Table:
+        factory: Any = SecretFactory()
+        game: Any = BuggyGame(bug)
+        table = Table(factory, game, list(holders) or [Holder("a"), Holder("b")],
+                      Clock(), CountingStore())
+        table.start()
+        return table
+
+    def test_actRaises(self) -> None:
+        """The action is refused, the game aborted with why; one traceback logged, the engine's."""
+        logged = LogCapture(self)
+        table = self.table("act")
+        outcome = table.act(0, "x")
+        assert isinstance(outcome, Errors)
+        self.assertEqual(outcome.asJSON()["errors"][0]["text"],  # type: ignore[index]
+                         "the engine secret failed: a bug of the engine")
+        self.assertTrue(table.finished)
+        self.assertEqual(table.record.error, "the engine secret failed: a bug of the engine")
+        self.assertEqual(len(logged.failures()), 1)
+        self.assertEqual(len(self.flushLoggedErrors(ZeroDivisionError)), 1)
+
+    def test_botsOfABuggyEngine(self) -> None:
+        """Bots alone at a buggy engine: the game is aborted, not left stuck."""
+        clock = Clock()
+        table = Table(SecretFactory(), BuggyGame("act"),  # type: ignore[arg-type]
+                      [BotSeat(lambda view, seat: "x", clock, "b1", delay=1),
+                       BotSeat(lambda view, seat: "x", clock, "b2", delay=1)],
+                      clock, CountingStore())
+        table.start()
+        clock.advance(1)
+        self.assertTrue(table.finished)
+        self.assertIsNotNone(table.record.error)
+        self.flushLoggedErrors(ZeroDivisionError)
+
+    def test_resignRaises(self) -> None:
+        table = self.table("resign")
+        table.resign(0)
+        self.assertTrue(table.finished)
+        self.assertEqual(table.record.error, "the engine secret failed: 'a bug of the engine'")
+        self.flushLoggedErrors(KeyError)
+
+    def test_playerItHasNot(self) -> None:
+        """Instructions that ask for player 7 of a game of two: aborted at once, with why."""
+        table = self.table("seat")
+        self.assertTrue(table.finished)
+        self.assertEqual(table.record.error,
+                         "the engine secret failed: it asked for player 7, in a game of 2")
