@@ -2687,8 +2687,10 @@ class DoppelkopfParty:
                     contra += 1
             else:
                 hidden += 1
-        if hidden and not silent and (re == 2 or contra == 2):
-            # two of a team shown: the others are of the other team
+        if hidden and (re == 2 or contra == 2):
+            # Two of a team shown: the others are of the other team, as in a
+            # normal game, in a silent marriage too (wrongly there for one
+            # seat, but a seat that knew better would know the secret).
             other = CONTRA if re == 2 else RE
             return tuple(t if t is not None else other for t in teams)
         return tuple(teams)

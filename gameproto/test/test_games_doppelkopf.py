@@ -1407,6 +1407,35 @@ class SpecialGameTests(unittest.TestCase):
         self.assertEqual(game.display(None).content, game.display(None).content)
         self.assertNotIn("marriage silent", repr(game.display(None).content))
 
+    def test_silentMarriageTeamsAsInANormalGame(self) -> None:
+        """
+        A Kontra seat that sees two of its team shown (itself, another's
+        announcement) takes the other two for Re, as it would in a normal
+        game: its view and display do not tell a silent marriage by seats
+        left unlabelled.
+        """
+        seen = {dk.MARRIAGE_SILENT: False, dk.NORMAL: False}
+        for seed in range(1, 200):
+            party = _start(seed)
+            game = party.game
+            while game.phase == dk.RESERVING:
+                _ok(party.act(party.waitingFor()[0], {"reservation": "normal"}))
+            if party.game is not game or game.phase != dk.PLAYING \
+                    or game.gameType not in seen:
+                continue
+            contra = [s for s in range(4) if game.teams[s] == dk.CONTRA]
+            announcer, viewer = contra[0], contra[1]
+            if isinstance(party.act(announcer, {"announcement": "contra"}), Errors):
+                continue
+            teams = party.knownTeams(viewer)
+            self.assertNotIn(None, teams, (seed, game.gameType))
+            self.assertEqual(sorted(map(str, teams)), sorted([dk.CONTRA, dk.CONTRA, RE, RE]))
+            self.assertEqual(party.view(viewer).gameType, dk.NORMAL)
+            seen[game.gameType] = True
+            if all(seen.values()):
+                break
+        self.assertEqual(seen, {dk.MARRIAGE_SILENT: True, dk.NORMAL: True})
+
 
 # -- games the real program played ----------------------------------------------------
 

@@ -103,11 +103,10 @@ def plainKnownTeams(party: DoppelkopfParty, seat: int) -> tuple[str | None, ...]
     teams: list[str | None] = [
         game.teams[s] if s == seat or s in queens or game.announcements[s] else None
         for s in range(PLAYERS)]
-    if not silent:
-        for team in (dk.RE, dk.CONTRA):
-            if teams.count(team) == 2:
-                other = dk.CONTRA if team == dk.RE else dk.RE
-                teams = [t if t is not None else other for t in teams]
+    for team in (dk.RE, dk.CONTRA):  # (a silent marriage looks like a normal game)
+        if teams.count(team) == 2:
+            other = dk.CONTRA if team == dk.RE else dk.RE
+            teams = [t if t is not None else other for t in teams]
     return tuple(teams)
 
 
