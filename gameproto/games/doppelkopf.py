@@ -3020,6 +3020,17 @@ class DoppelkopfParty:
         if checked.type == "TEXT":
             text = str(action["text"]).strip().lower()
             if phase == RESERVING:
+                # Typed: only what the hand allows, as the buttons offer (a
+                # FreeDoko child's reservation goes to act, which lets the
+                # rules ignore one the hand does not justify, as FreeDoko does).
+                typed = _reservationFrom(text)
+                offered = self._reservationsOffered(seat)
+                if typed is None or typed.gameType not in {r.gameType for r in offered}:
+                    allowed = ", ".join(dict.fromkeys(r.gameType for r in offered))
+                    return Errors((WrongAction(
+                        WrongActionSubtype.UNMATCHED_REGEX, seat, dict(action),
+                        checked.asJSON(),
+                        text=f"Your hand allows these reservations: {allowed}."),))
                 return {"reservation": text}
             return {phase.replace("return", "returned"): _cards_(text)}
         x, y = float(action["x"]), float(action["y"])  # type: ignore[arg-type]

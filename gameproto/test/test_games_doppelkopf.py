@@ -1204,6 +1204,19 @@ class EngineTests(unittest.TestCase):
         self.assertEqual(len([t for t in spectator.content if t.get("rx") == 3]), 0)
         decoded = game.decodeAction(0, {"type": "TEXT", "text": "normal"})
         self.assertEqual(decoded, {"reservation": "normal"})
+        # Typed, only what the hand allows (as its buttons); said in words otherwise.
+        offered = {r.gameType for r in game._reservationsOffered(0)}
+        for typed in ("foo", "marriage", "poverty", "thrown nines"):
+            kind = typed.split(",")[0]
+            refused = game.decodeAction(0, {"type": "TEXT", "text": typed})
+            if kind in offered:
+                self.assertEqual(refused, {"reservation": typed})
+                continue
+            assert isinstance(refused, Errors), typed
+            (error,) = refused.asJSON()["errors"]  # type: ignore[misc]
+            self.assertEqual(error["subtype"], "UNMATCHED_REGEX")  # type: ignore[index]
+            self.assertTrue(error["text"].startswith(  # type: ignore[index]
+                "Your hand allows these reservations: normal"), error)
         clicked = game.decodeAction(0, {"type": "CLICK", "x": 20, "y": 490})
         self.assertEqual(clicked, dk.doppelkopfBot(game.view(0), 0))
         for seat in range(4):

@@ -35,7 +35,7 @@ class ProblemTests(BrowserTestCase):
         """
         The server's ``problem`` messages and a game's abort read as
         sentences, with the seats' names for the game shown: a seat taken
-        back from another tab aborts the game here; a token refused when
+        back from another tab is said to be played there now; a token refused when
         rejoining from the list, and a game to watch that is not live, are
         said above the list; a name refused by Protuissance 4 under its
         form.
@@ -52,9 +52,9 @@ class ProblemTests(BrowserTestCase):
             other = browser.open(self.url)
             other.click(f"tr[data-game-id='{game}'] button.rejoin[data-player='1']")
             waitState(other, "your-turn", "waiting")
-            waitState(alice, "aborted")
-            self.assertEqual(alice.text_content("#status"),
-                             "Game aborted: alice's seat was taken back with its token.")
+            waitState(alice, "elsewhere")
+            self.assertEqual(alice.text_content("#status"), "You play this seat in another tab "
+                             "or device now: the game goes on there.")
 
             # A token that opens nothing: the refusal is said above the list.
             alice.evaluate("game => localStorage.setItem(`gameproto.token.${game}.2`, 'x')", game)
@@ -71,6 +71,14 @@ class ProblemTests(BrowserTestCase):
             alice.wait_for_function("() => document.querySelector('#lobby-problem')"
                                     ".textContent.includes('999')")
             self.assertEqual(alice.text_content("#lobby-problem"), "No live game 999.")
+
+            # A game to replay that is not there (an old link): said above the list too.
+            alice.evaluate("() => { location.hash = 'replay=99999'; }")
+            alice.wait_for_function("() => document.querySelector('#lobby-problem')"
+                                    ".textContent.includes('99999')")
+            self.assertTrue(alice.text_content("#lobby-problem").startswith(
+                "Game 99999 cannot be replayed"))
+            self.assertTrue(alice.locator("#lobby-problem").is_visible())
 
             # A name Protuissance 4 refuses: under the form.
             setName(alice, "a b")

@@ -627,6 +627,7 @@ class SpectatorTests(BrowserTestCase):
             player.wait_for_selector("#game", state="hidden")
             waitState(watcher, "gameover")
             watcher.wait_for_selector("#scores[data-final=true]")
+            self.assertEqual(watcher.locator("#errors li.note").count(), 0)  # stale: gone
             return game
 
         game = yield self.inBrowser(script)

@@ -40,6 +40,7 @@ const state = {
   requested: [],        // the actions asked of this page's seat
   gameState: null,
   awaiting: false,      // an action was sent, no answer yet
+  noteTurn: null,       // the turn the page's notes are of (a new turn clears them)
   ended: false,
   confirmAction: null,  // {action, text} waiting for the inline confirmation
   leftTimer: null,      // a LEFT click waiting to see whether it becomes DOUBLE
@@ -405,6 +406,11 @@ function instructions(message) {
     state.display = display;
     renderBoard(display, state.game.engine);
   }
+  // A new turn: the page's own notes ("not your turn", "on its way") are stale.
+  if (message.turn !== state.noteTurn) {
+    state.noteTurn = message.turn;
+    for (const item of document.querySelectorAll("#errors li.note")) item.remove();
+  }
   state.requested = (message.requested_actions || []).filter(
     (r) => state.game.player !== null && (r.player === undefined || r.player === state.game.player));
   state.gameState = message.game_state || null;
@@ -540,14 +546,16 @@ function describeRequests(requests) {
   return parts.join(", or ") || "act";
 }
 
-function gameOver(scores, error, reason) {
+function gameOver(scores, error, reason, elsewhere = false) {
   state.ended = true;
   state.requested = [];
   state.waitingFor = [];
   state.clocks = new Map();
   if (reason) state.game.reason = reason;
   clearErrors(true);  // the game is over: its refusals are stale
-  if (error) {
+  if (elsewhere) {
+    setStatus("elsewhere", "You play this seat in another tab or device now: the game goes on there.");
+  } else if (error) {
     setStatus("aborted", sentence(`Game aborted: ${namify(error)}`));
   } else {
     const why = state.game && state.game.reason ? ` — ${namify(state.game.reason)}` : "";
@@ -574,7 +582,9 @@ function ended(message) {
   state.pending = null;
   if (state.mode === "replay") return;
   if (!state.game || (message.game !== undefined && message.game !== state.game.id)) return;
-  if (state.mode === "seated" && /taken back with its token/.test(message.error || "")) {
+  const elsewhere = state.mode === "seated" &&
+    /taken back with its token/.test(message.error || "");
+  if (elsewhere) {
     forgetCurrentSeat();  // another tab or device holds the seat now
   } else if (state.mode === "seated") {
     forgetGame(state.game.id);  // over: its tokens open nothing any more
@@ -588,7 +598,8 @@ function ended(message) {
     : state.gameState ? state.gameState.scores : null;
   state.game.error = message.error || null;
   gameOver(scores, message.error || null,
-           typeof message.reason === "string" && !message.error ? message.reason : null);
+           typeof message.reason === "string" && !message.error ? message.reason : null,
+           elsewhere);
   refreshPlayers(true);
   loadGames();
 }
@@ -732,7 +743,10 @@ function note(text) {
 /** Clear the messages: every one, or (``errorsOnly``) the errors, which are stale. */
 function clearErrors(errorsOnly = false) {
   if (errorsOnly) {
-    for (const item of document.querySelectorAll("#errors li.error")) item.remove();
+    // (the page's own notes of a refusal are as stale as the server's errors)
+    for (const item of document.querySelectorAll("#errors li.error, #errors li.note")) {
+      item.remove();
+    }
   } else {
     $("#errors").replaceChildren();
   }
@@ -1575,7 +1589,9 @@ function create(engine, form) {
                              body: JSON.stringify({engine: engine.name, init, bots})})
       .then((made) => {
         error.textContent = "";
-        note(`Game ${made.id} (${made.engine}) created: join it or share it from the list.`);
+        const text = `Game ${made.id} (${made.engine}) created: join it or share it from the list.`;
+        if ($("#game").hidden) $("#lobby-problem").textContent = text;  // (where it is seen)
+        else note(text);
         loadGames();
       })
       .catch((e) => {
@@ -1812,11 +1828,14 @@ async function openReplay(gameId, turn = 0, player = null) {
   try {
     game = await fetchJSON(`/api/games/${gameId}`);
   } catch (e) {
-    showError({text: sentence(`Game ${gameId} cannot be replayed: ${e.message}`), source: "page"});
+    const text = sentence(`Game ${gameId} cannot be replayed: ${e.message}`);
+    if ($("#game").hidden) $("#lobby-problem").textContent = text;  // (where it is seen)
+    else showError({text, source: "page"});
     return;
   }
   state.mode = "replay";
   resetView();
+  setLastMove("");  // (a game watched before: its last move is not this replay's)
   state.game = null;
   state.requested = [];
   state.ended = false;
