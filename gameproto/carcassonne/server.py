@@ -275,6 +275,11 @@ class CarcassonneGuestSeat:
     def turnTimeout(self, table: Table, seat: Seat) -> float | None:
         return None
 
+    def timeLeft(self, table: Table, seat: Seat) -> float | None:
+        """The seconds left of its move's time (the server's, not a table clock)."""
+        game = self.server.gameOf(table) if self.moving else None
+        return game.moveTimeLeft() if game is not None else None
+
     def timedOut(self, table: Table, seat: Seat) -> None:
         pass
 
@@ -594,6 +599,10 @@ class CarcassonneGame:
                 and not rulesFollow(self.table):
             self.rulesStopped()
         return frozenset(awaiting)
+
+    def moveTimeLeft(self) -> float | None:
+        """Seconds left of the move's time, None when it does not count."""
+        return self._deadline.remaining()
 
     def awaitAcks(self) -> None:
         self._deadline.lapse()

@@ -473,10 +473,19 @@ class Table:
             self._clocks[seat].start(seconds, self._expiries[seat])
 
     def timeLeft(self, seat: Seat) -> float | None:
-        """Seconds left on ``seat``'s clock, None when it does not run."""
+        """
+        Seconds left on ``seat``'s clock, None when it does not run; for a
+        holder its own protocol times (no clock here), what its optional
+        ``timeLeft(table, seat)`` says.
+        """
         if seat not in self._waiting:
             return None  # (its clock may have lapsed without being stopped: see _advance)
-        return self._clocks[seat].remaining()
+        left = self._clocks[seat].remaining()
+        if left is None:
+            own = getattr(self.holders[seat], "timeLeft", None)
+            if own is not None:
+                return own(self, seat)
+        return left
 
     def playFor(self, seat: Seat, bot: Bot) -> Outcome:
         """Let ``bot`` choose and play ``seat``'s move (for a seat that let its time pass)."""

@@ -469,6 +469,11 @@ class GuestTests(Base):
         self.assertEqual(a.received(), [MoveAck()])
         table, seat, asked = guest.updates[-1]
         self.assertTrue(asked.asks(seat))
+        # Its move's time, the server's own, is what the table tells of its clock.
+        self.assertEqual(table.timeLeft(seat), self.settings.timeout)
+        self.clock.advance(5)
+        self.assertEqual(table.timeLeft(seat), self.settings.timeout - 5)
+        self.assertIsNone(table.timeLeft(1 - seat))
         outcome = table.act(seat, {"tile": "tile-u", "x": 72, "y": 74, "orientation": "N",
                                    "zone": None})
         self.assertIsInstance(outcome, Instructions)
