@@ -2937,7 +2937,7 @@ class DoppelkopfParty:
         if not trick and view.lastTrick is not None and view.phase == PLAYING:
             last = view.lastTrick
             trick, leader, winner = list(last.cards), last.leader, last.winner
-            caption = f"{name(winner)} won the trick: {last.points()} points"
+            caption = f"{name(winner)} won the trick: {_points(last.points())}"
         elif trick:
             caption = f"{name(leader)} led"
             if view.lastTrick is not None:
@@ -3111,6 +3111,11 @@ _LABELS = {
 """Reservations on a button."""
 
 
+def _points(points: object) -> str:
+    """``points`` in words: "1 point", "20 points"."""
+    return f"{points} point" if points == 1 else f"{points} points"
+
+
 def _reservationLabel(reservation: Reservation) -> str:
     label = _LABELS.get(reservation.gameType, reservation.gameType)
     if reservation.swines:
@@ -3240,7 +3245,7 @@ def eventWords(events: Iterable[Event]) -> str:
         if kind == "trick":
             cards = data.get("cards")
             points = countPoints(cards) if isinstance(cards, list) else 0  # type: ignore[arg-type]
-            words.append(f"{_player(data.get('winner'))} won the trick: {points} points")
+            words.append(f"{_player(data.get('winner'))} won the trick: {_points(points)}")
         elif kind == "reservation":
             words.append(f"{who} reserved {data.get('reservation')}")
         elif kind == "announcement":
@@ -3277,7 +3282,7 @@ def eventWords(events: Iterable[Event]) -> str:
         elif kind == "game over":
             winner = data.get("winner")
             team = "Re" if winner == RE else "Kontra" if winner == CONTRA else "nobody"
-            words.append(f"game over: {team} won, {data.get('points')} points")
+            words.append(f"game over: {team} won, {_points(data.get('points'))}")
         elif kind == "party over":
             words.append("the party is over" if data.get("reason") != "resign"
                          else "the party ended early")

@@ -1195,6 +1195,16 @@ class EngineTests(unittest.TestCase):
         self.assertFalse(ENGINE.publicAction(0, {"poverty shift": ["club queen"]}))
         self.assertTrue(ENGINE.hiddenInformation)
 
+    def test_pointsInWords(self) -> None:
+        """One point is "1 point", in a trick's words and a game's end."""
+        self.assertEqual(dk.eventWords([
+            dk.Event("trick", {"winner": 1, "cards": ["club nine"] * 3 + ["club jack"]}),
+            dk.Event("game over", {"winner": dk.RE, "points": 1})]),
+            "player 2 won the trick: 2 points; game over: Re won, 1 point")
+        self.assertEqual(dk.eventWords([
+            dk.Event("trick", {"winner": 0, "cards": ["club nine"] * 3 + ["heart nine"]})]),
+            "player 1 won the trick: 0 points")
+
     def test_displayAndDecode(self) -> None:
         game = _start(97110)
         display = game.display(0)
