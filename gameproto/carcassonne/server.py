@@ -36,7 +36,7 @@ from gameproto.carcassonne.protocol import CarcassonneServerProtocol
 from gameproto.carcassonne.turn import TurnCore, TurnInputs, TurnMachine
 from gameproto.engine.clock import Deadline, positiveSeconds, seconds
 from gameproto.engine.contract import JSON, Bot, EngineFactory, Errors, Instructions, Seat
-from gameproto.engine.hub import Guest, Hub
+from gameproto.engine.hub import Guest, Hub, botName
 from gameproto.engine.record import RecordStore
 from gameproto.engine.relay import RelayEngine, RelayGame
 from gameproto.engine.room import Room, RoomMatchmaker
@@ -237,12 +237,14 @@ class CarcassonneBot:
 
     person = False
 
-    def __init__(self, number: int) -> None:
+    def __init__(self, number: int, name: str | None = None) -> None:
         self.number = number
+        self._name = name
 
     @property
     def name(self) -> str:
-        return f"bot{self.number}"
+        """``botN``; for a seat a person left, that person's name with " (bot)"."""
+        return self._name or f"bot{self.number}"
 
     def turnTimeout(self, table: Table, seat: Seat) -> float | None:
         return None
@@ -822,7 +824,8 @@ class CarcassonneServer(GameServer[CarcassonneSettings]):
     def newBot(self, room: Room, place: int) -> CarcassonneBot:
         assert isinstance(room, CarcassonneRoom)
         if room.game is not None:
-            return CarcassonneBot(room.game.numbers[place])
+            return CarcassonneBot(room.game.numbers[place],
+                                  botName(room.game.table.record.seats[place], place))
         bot = CarcassonneBot(place + 1)
         room.announce(bot)
         return bot

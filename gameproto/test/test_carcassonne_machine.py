@@ -662,7 +662,7 @@ class RefereelessRulesTests(Base):
         moved = a.received()
         self.assertIsInstance(moved[0], Move)
         self.assertEqual(moved[0].n, 2)  # type: ignore[union-attr]
-        self.assertEqual(self.table().record.seats[1], "bot2")
+        self.assertEqual(self.table().record.seats[1], "player2 (bot)")  # (the record keeps who sat there)
 
     def test_brokenMoveSendsTheBotAway(self) -> None:
         """
@@ -674,7 +674,7 @@ class RefereelessRulesTests(Base):
         c.say(Close(0))
         self.assertEqual(a.received(), [Close(3)])
         self.assertEqual(b.received(), [Close(3)])
-        self.assertEqual(self.table().record.seats[2], "bot3")
+        self.assertEqual(self.table().record.seats[2], "player3 (bot)")
         broken = Move(0, "tile-c", 72, 73, "N", None, self.token)  # city against a road
         a.say(broken)
         self.assertEqual(b.received(), [Move(1, "tile-c", 72, 73, "N", None, self.token),
