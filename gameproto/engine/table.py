@@ -194,6 +194,8 @@ class Table:
         """
         self.leaving: Seat | None = None
         """The seat whose holder is leaving now (set by whoever handles the leaving)."""
+        self.seatsVersion = 0
+        """How many times a seat's name changed (L{replace}): who tells names tells them again."""
         self.awaitingPerson = False
         """
         The game waits for a person to come back (its host's say: the last
@@ -424,7 +426,9 @@ class Table:
         if self.suspended:
             return
         previous, self.holders[seat] = self.holders[seat], holder
-        self.record.seats[seat] = holder.name
+        if self.record.seats[seat] != holder.name:
+            self.record.seats[seat] = holder.name
+            self.seatsVersion += 1
         if self._started and not self.finished:
             self.store.seatsChanged(self.record)
         released = _hook(previous, "released") if previous is not holder else None

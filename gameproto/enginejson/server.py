@@ -66,6 +66,8 @@ class EngineJsonPlayer:
         self.name = "player"
         self.token: str | None = None
         """The token the last ``join`` came with: the seat it takes back keeps it."""
+        self.namesTold: tuple[int, int] | None = None
+        """The game and L{Table.seatsVersion} whose seats' names this client was told last."""
         self.machine: PlayerInputs = PlayerMachine(self)
 
     def send(self, message: dict[str, JSON]) -> None:
@@ -159,6 +161,7 @@ class EngineJsonPlayer:
             return
         self.send({"type": "watching", "game": table.id, "engine": table.factory.name,
                    "players": list(table.record.seats)})
+        self.namesTold = (table.id, table.seatsVersion)
         self.machine.watching(table)
         table.watch(self)
 
@@ -168,6 +171,7 @@ class EngineJsonPlayer:
         self.token = None
         self.send({"type": "seated", "game": table.id, "engine": table.factory.name,
                    "player": seat + 1, "players": list(table.record.seats), "token": token})
+        self.namesTold = (table.id, table.seatsVersion)
 
     def sendInstructions(self, table: Table, seat: Seat | None,
                          instructions: Instructions) -> None:
@@ -195,6 +199,11 @@ class EngineJsonPlayer:
         }
         if shared.colours is not None:
             message["colours"] = shared.colours
+        told = self.namesTold
+        if told is None or told[1] != table.seatsVersion or told[0] != table.id:
+            # A seat changed hands since: who sits where now.
+            message["players"] = list(table.record.seats)
+            self.namesTold = (table.id, table.seatsVersion)
         self.protocol.sendMessage(  # (what send does, one call less for each seat)
             wire.Encoded(message, wire.encodeWith(message, "displays", encoded)))
         if instructions.game_state.gameover:

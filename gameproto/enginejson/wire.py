@@ -276,6 +276,8 @@ class Instructions:
     """The turn clocks that run: ``{"player": P, "seconds": S}`` each."""
     colours: tuple[str, ...] | None = None
     """Each seat's colour, when the game gives them."""
+    players: tuple[str, ...] | None = None
+    """Every seat's name, when a seat changed hands since the last message (else None)."""
 
 
 @attrs.frozen
@@ -369,7 +371,8 @@ def readServerMessage(data: JSON) -> ServerMessage | Malformed:
                     _items(data, "displays", object), _items(data, "requested_actions", dict),
                     _items(data, "waiting_for", int), _field(data, "game_state", dict),
                     _items(data, "clocks", dict) if data.get("clocks") is not None else (),
-                    _items(data, "colours", str) if data.get("colours") is not None else None)
+                    _items(data, "colours", str) if data.get("colours") is not None else None,
+                    _items(data, "players", str) if data.get("players") is not None else None)
             case "errors":
                 return Errors(_items(data, "errors", dict),
                               _field(data, "reason", str, optional=True))

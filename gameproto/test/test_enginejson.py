@@ -351,6 +351,32 @@ class GameTests(SynchronousTestCase):
             self.assertEqual(harness.hub.tables, {})
             self.flushLoggedErrors(ZeroDivisionError)
 
+    def test_namesToldAgainWhenASeatChanges(self) -> None:
+        """
+        The instructions after a seat changed hands (a player took an open
+        seat, a bot took a leaver's) carry every seat's name again; the
+        others do not.
+        """
+        harness = Harness()
+        alice = harness.connect()
+        alice.send({"type": "create", "engine": "connect4", "init": {}, "bots": [],
+                    "name": "alice"})
+        self.assertNotIn("players", alice.last("instructions"))
+        bob = harness.connect()
+        bob.send({"type": "join", "game": alice.last("created")["game"], "name": "bob"})
+        self.assertNotIn("players", bob.last("instructions"))
+        alice.click(alice.last("instructions"))
+        self.assertEqual(alice.last("instructions")["players"], ["alice", "bob"])
+        bob.click(bob.last("instructions"))
+        self.assertNotIn("players", alice.last("instructions"))
+        self.assertNotIn("players", bob.last("instructions"))
+        bob.send({"type": "leave"})
+        alice.received()
+        alice.click(alice.last("instructions"))
+        told = [m.get("players") for m in alice.received() if m["type"] == "instructions"]
+        self.assertEqual(told[0], ["alice", "bob (bot)"])
+        self.assertEqual(told[1:], [None] * len(told[1:]))  # (the bot's move, if made)
+
     def test_leaveGivesTheSeatToABot(self) -> None:
         harness = Harness()
         client = harness.connect()

@@ -172,6 +172,8 @@ def plainInstructions(table: Table, seat: int | None, sent: dict[str, Any]) -> b
     colours = seatColours(table.engine)
     if colours is not None:
         message["colours"] = colours
+    if "players" in sent:  # (the seats' names, told again once they changed)
+        message["players"] = list(table.record.seats)
     return wire.dumps(message)
 
 

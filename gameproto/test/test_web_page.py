@@ -628,6 +628,7 @@ class SpectatorTests(BrowserTestCase):
             waitState(watcher, "gameover")
             watcher.wait_for_selector("#scores[data-final=true]")
             self.assertEqual(watcher.locator("#errors li.note").count(), 0)  # stale: gone
+            self.assertIn("carol (bot)", watcher.text_content("#scores"))  # told by the server
             return game
 
         game = yield self.inBrowser(script)

@@ -406,6 +406,10 @@ function instructions(message) {
     state.display = display;
     renderBoard(display, state.game.engine);
   }
+  // A seat changed hands (a player came, a bot took a leaver's): the names now.
+  if (Array.isArray(message.players) && message.players.every((n) => typeof n === "string")) {
+    state.game.players = message.players;
+  }
   // A new turn: the page's own notes ("not your turn", "on its way") are stale.
   if (message.turn !== state.noteTurn) {
     state.noteTurn = message.turn;
