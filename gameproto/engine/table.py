@@ -178,7 +178,7 @@ class Table:
         listen = getattr(engine, "onFailure", None)
         if callable(listen):
             # An engine that can fail on its own (a program): the game ends at once.
-            listen(partial(_engineFailed, me))
+            listen(partial(_engineFailedIdle, me))
         self._waiting: frozenset[Seat] = frozenset()
         self._pending: deque[Instructions] = deque()
         self._delivering = False
@@ -623,7 +623,7 @@ STOPPING = "the server is stopping: the game is kept, to go on after its restart
 """Why a suspended table (L{Table.suspend}) refuses an action."""
 
 
-def _engineFailed(table: weakref.ref[Table], reason: str) -> None:
+def _engineFailedIdle(table: weakref.ref[Table], reason: str) -> None:
     """The table's engine failed while idle (an engine's C{onFailure}): the game is aborted."""
     live = table()
     if live is not None:
