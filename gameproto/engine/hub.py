@@ -241,20 +241,20 @@ class _HubHost:
         self.hub = hub
         self._deserted: dict[int, Deadline] = {}
 
-    def vacate(self, table: Table, seat: Seat, dropped: bool = False) -> None:
+    def vacate(self, table: Table, seat: Seat) -> None:
         """
         ``seat``'s person is gone: its seat goes to the bot (or opens).
         With no person left, the game ends at the time's end unless one
-        comes back; meanwhile the bots wait if that last person ``dropped``
-        (a connection lost, the seat's token may take it back), and play on
-        if it left.
+        comes back; meanwhile the bots wait if that last person dropped
+        (L{Table.leavingDropped}: a connection lost, the seat's token may
+        take it back), and play on if it left.
         """
         bot = table.factory.bot(dict(table.engine.params))
         table.replace(seat, self.hub.botSeat(bot, botName(table.record.seats[seat], seat))
                       if bot is not None else self.hub.openSeat())
         if table.finished or table.hasPerson():
             return
-        table.awaitingPerson = dropped
+        table.awaitingPerson = table.leavingDropped
         if table.id in self._deserted:
             return
         deadline = self._deserted[table.id] = Deadline(self.hub.clock)
@@ -398,13 +398,12 @@ class Hub:
         if entry is not None and entry[0] is table and not table.finished \
                 and not table.suspended:
             table.leaving = seat  # a resignation now is a leaving (Table.lastResignation)
+            table.leavingDropped = dropped
             try:
-                if entry[1] is self._host:
-                    self._host.vacate(table, seat, dropped)
-                else:
-                    entry[1].vacate(table, seat)
+                entry[1].vacate(table, seat)
             finally:
                 table.leaving = None
+                table.leavingDropped = False
 
     # -- the games the hub hosts ---------------------------------------------
 

@@ -194,6 +194,11 @@ class Table:
         """
         self.leaving: Seat | None = None
         """The seat whose holder is leaving now (set by whoever handles the leaving)."""
+        self.leavingDropped = False
+        """
+        Whether that holder's connection dropped (it may come back with the
+        seat's token), rather than left: what its host may weigh (L{Hub.vacate}).
+        """
         self.seatsVersion = 0
         """How many times a seat's name changed (L{replace}): who tells names tells them again."""
         self.awaitingPerson = False
