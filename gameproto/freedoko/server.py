@@ -75,10 +75,11 @@ NAME_LIMIT = 64
 def childName(name: str) -> str | None:
     """
     The name a child is known by: its own, blanks around it taken off, cut
-    to L{NAME_LIMIT}, each control character made U+FFFD; None (its seat's default, C{playerN}) for an
-    empty name, one that holds a colon, or the parent's own (any case), so
-    that no child's chat can pass for the parent's lines (C{chat:
-    gameproto: refused ...}) or break the lines that carry names.
+    to L{NAME_LIMIT}, each control character made U+FFFD; None (its seat's
+    default, C{playerN}) for an empty name, one that holds a colon, or the
+    parent's own (any case), so that no child's chat can pass for the
+    parent's lines (C{chat: gameproto: refused ...}) or break the lines
+    that carry names.
     """
     kept = printable(name.strip()[:NAME_LIMIT])
     if not kept or ":" in kept or kept.casefold() == PARENT_NAME.casefold():
