@@ -17,8 +17,10 @@ import argparse
 import json
 import sys
 from collections import Counter
+from typing import Any, cast
 
 from twisted.internet import task
+from twisted.internet.address import IPv4Address
 from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IListeningPort, IReactorTCP
 from twisted.logger import Logger, globalLogBeginner, textFileLogObserver
@@ -109,8 +111,10 @@ class LeaderboardApp:
     def listen(self, gamePort: int, webPort: int,
                interface: str = "") -> tuple[IListeningPort, IListeningPort]:
         """Start serving; port 0 picks a free port (see C{getHost()})."""
-        game = self.reactor.listenTCP(gamePort, self.gameFactory, interface=interface)
-        web = self.reactor.listenTCP(webPort, self.site, interface=interface)
+        # (Twisted's stubs want a ServerFactory of exactly its protocol: Any says "any factory")
+        factories: tuple[Any, Any] = (self.gameFactory, self.site)
+        game = self.reactor.listenTCP(gamePort, factories[0], interface=interface)
+        web = self.reactor.listenTCP(webPort, factories[1], interface=interface)
         return game, web
 
 
@@ -124,7 +128,8 @@ async def main(reactor: IReactorTCP, *argv: str) -> None:
     game, web = LeaderboardApp(reactor).listen(args.game_port, args.web_port, args.interface)
     log.info("Connect Four on TCP port {game}; leaderboard at "
              "http://localhost:{web}/leaderboard, WebSocket at ws://localhost:{web}/connect4",
-             game=game.getHost().port, web=web.getHost().port)
+             game=cast(IPv4Address, game.getHost()).port,
+             web=cast(IPv4Address, web.getHost()).port)
     await Deferred()  # serve until interrupted (Ctrl-C)
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Callable, Literal
+from typing import Any, Callable, Literal, cast
 
 from twisted.internet import task
 from twisted.internet.defer import Deferred
@@ -88,7 +88,7 @@ class TerminalClient(Connect4ClientProtocol):
         self.timeout = timeout
         self.question: Literal["nick", "move", "again"] | None = None
         self.finished: Deferred[str | None] = Deferred()
-        self._answer: Deferred[object] | None = None
+        self._answer: Deferred[Any] | None = None
         self._deadline = 0.0
         self._refused = False
         self._leaving = False
@@ -134,7 +134,7 @@ class TerminalClient(Connect4ClientProtocol):
         if seat == 1:
             self.out(f"Waiting for {self.opponent()}...")
 
-    def chooseMove(self, board: Board) -> Deferred[object]:
+    def chooseMove(self, board: Board) -> Deferred[Any]:
         if self._refused:
             seconds = self.resendTimeout
         else:
@@ -166,7 +166,7 @@ class TerminalClient(Connect4ClientProtocol):
             result = f"you won: {opponent} left or ran out of time."
         self.out(f"Result: {result}")
 
-    def playAgain(self) -> Deferred[object]:
+    def playAgain(self) -> Deferred[Any]:
         return self._ask("again")
 
     def timedOut(self) -> None:
@@ -184,7 +184,7 @@ class TerminalClient(Connect4ClientProtocol):
 
     # -- what the player types ---------------------------------------------------
 
-    def _ask(self, question: Literal["nick", "move", "again"]) -> Deferred[object]:
+    def _ask(self, question: Literal["nick", "move", "again"]) -> Deferred[Any]:
         self.question = question
         self._answer = Deferred()
         self.prompt()
@@ -306,7 +306,7 @@ async def main(reactor: IReactorTCP, *argv: str) -> None:
         redirectStandardIO=False)
     keyboard = Keyboard()
     StandardIO(keyboard, reactor=reactor)
-    client = TerminalClient(args.nick, keyboard.show, reactor, args.timeout)
+    client = TerminalClient(args.nick, keyboard.show, cast(IReactorTime, reactor), args.timeout)
     keyboard.client = client
     where = args.websocket or f"{args.host}:{args.port}"
     try:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from typing import Callable, Iterable, Literal, Sequence
+from typing import Any, Callable, Iterable, Literal, Sequence
 
 from twisted.internet import task
 from twisted.internet.defer import Deferred
@@ -117,7 +117,7 @@ class TerminalClient(MaitreTarotClientProtocol):
         self.question: Question | None = None
         self.asked: TarotView | None = None
         self.finished: Deferred[str | None] = Deferred()
-        self._answer: Deferred[object] | None = None
+        self._answer: Deferred[Any] | None = None
         self._announced = False
         self._trickLeader: int | None = None
         self._over = False
@@ -209,10 +209,10 @@ class TerminalClient(MaitreTarotClientProtocol):
         if any(b != wire.NO_BID for b in bids):
             self.out(f"Bids: {self.bidsLine(bids)}")
 
-    def chooseBid(self, view: TarotView) -> Deferred[object]:
+    def chooseBid(self, view: TarotView) -> Deferred[Any]:
         return self._question("bid", view)
 
-    def chooseDiscard(self, view: TarotView) -> Deferred[object]:
+    def chooseDiscard(self, view: TarotView) -> Deferred[Any]:
         self.announceContract()
         self.showHand("Your hand with the chien:", view.hand)
         return self._question("discard", view)
@@ -227,7 +227,7 @@ class TerminalClient(MaitreTarotClientProtocol):
                 self._trickLeader = self.leader
             self.out(f"On the table: {self.trickLine(current)}")
 
-    def chooseCard(self, view: TarotView) -> Deferred[object]:
+    def chooseCard(self, view: TarotView) -> Deferred[Any]:
         self.showHand("Your hand:", view.hand)
         return self._question("card", view)
 
@@ -257,11 +257,10 @@ class TerminalClient(MaitreTarotClientProtocol):
             self.out("Score: deal not played (petit sec).")
         else:
             self.out("Score: deal not played (everybody passed).")
-        totals = score["totals"]
-        self.out("Totals: " + "  ".join(f"{self.name(p)} {t}"
-                                        for p, t in enumerate(totals)))  # type: ignore[arg-type]
+        totals: list[int] = score["totals"]  # type: ignore[assignment]
+        self.out("Totals: " + "  ".join(f"{self.name(p)} {t}" for p, t in enumerate(totals)))
 
-    def playAgain(self, view: TarotView) -> Deferred[object]:
+    def playAgain(self, view: TarotView) -> Deferred[Any]:
         return self._question("again", view)
 
     def tableEnded(self) -> None:
@@ -295,7 +294,7 @@ class TerminalClient(MaitreTarotClientProtocol):
 
     # -- what the player types ---------------------------------------------------
 
-    def _question(self, question: Question, view: TarotView) -> Deferred[object]:
+    def _question(self, question: Question, view: TarotView) -> Deferred[Any]:
         self.question, self.asked = question, view
         self._answer = Deferred()
         self.prompt()

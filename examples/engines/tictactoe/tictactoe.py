@@ -34,7 +34,7 @@ import os
 import random
 import re
 import sys
-from typing import Any
+from typing import Any, TypeGuard
 
 NAME = "tictactoe"
 
@@ -108,7 +108,7 @@ def is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def is_number(value: Any) -> bool:
+def is_number(value: Any) -> TypeGuard[float]:
     return (isinstance(value, (int, float)) and not isinstance(value, bool)
             and math.isfinite(value))
 
