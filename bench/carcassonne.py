@@ -3,8 +3,8 @@
 Games per second of gameproto's Carcassonne: the rules engine and its bot
 alone, and the Carcassonne 1.71 server on loopback with bot clients.
 
-    python bench/carcassonne.py                      # ~75 s, prints a table
-    python bench/carcassonne.py --rooms 1,10,40 --seconds 20
+    python bench/carcassonne.py                      # ~95 s, prints a table
+    python bench/carcassonne.py --rooms 1,10,40 --scripted-rooms 20,200 --seconds 20
     python bench/carcassonne.py --phases engine --engine-seconds 5
     python bench/carcassonne.py --json out.json      # the figures as JSON too
 
@@ -40,9 +40,19 @@ net
     The clients run the bot on every move, which costs far more than the
     server's work: with many rooms this process is the limit, and "server
     CPU per move" gives the server's capacity whichever side is the limit.
+
+    Then, for each ``--scripted-rooms N``, the same with light clients
+    (L{ScriptedClient}): each room replays a whole game the rules engine's
+    bot played beforehand (its MOVE lines made once), says READY once the
+    room is full and acknowledges every move at once.  The server does all
+    it does for bot clients (the referee judges every move, records,
+    relays); the clients do little, so the server is the limit, as in the
+    Connect Four benchmark's load phase: its CPU per message there is what
+    compares with the other protocols' budgets.
 echo
     A bare Twisted echo server (``bench/harness.py echo``) carrying, from
-    this process, as many connections as the largest networked run, each
+    this process, as many connections as the largest networked run (bot or
+    scripted), each
     with one message of that run's mean size in flight, for
     ``--echo-seconds``: its CPU per message, and each networked run's
     server CPU per message as a multiple of it (the ratio to the bare echo).
@@ -65,10 +75,11 @@ import gc
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from twisted.internet import reactor  # (default reactor: epoll)
 from twisted.internet.defer import Deferred, DeferredLock
+from twisted.internet.protocol import Protocol
 from twisted.python.failure import Failure
 
 from bench import harness
@@ -265,15 +276,162 @@ class BenchClient(CarcassonneClientProtocol):
                 d.callback(None)
 
 
+class ScriptedClient(Protocol):
+    """
+    A light client: it replays a game the rules engine's bot played
+    beforehand (each MOVE's bytes made once, with its token to fill in),
+    says READY once the room is full and acknowledges every move at once.
+    The server judges and relays each move as it would a bot client's;
+    the client does none of the bot's work, so the server can be the limit.
+    """
+
+    def __init__(self, run: Run, players: int, script: list[bytes]) -> None:
+        self.run = run
+        self.players = players
+        self.script = script
+        self.joined: Deferred[None] = Deferred()
+        self.startedGame: Deferred[None] = Deferred()
+        self.done: Deferred[None] = Deferred()
+        self.closed = False
+        self.finished = False
+        self.members = 1
+        self.readySent = False
+        self.played = 0
+        """Moves of the game so far (this client's and the others'): the next one's index."""
+        self.movedFirst = False
+        self._buffer = b""
+        self._sentAt = 0.0
+
+    def connectFailed(self, reason: Any) -> None:
+        self.run.connectFailures += 1
+        self.closed = True
+        for d in (self.joined, self.startedGame, self.done):
+            if not d.called:
+                d.callback(None)
+
+    def connectionMade(self) -> None:
+        self._write(b"HELLO 0\n")
+
+    def _write(self, data: bytes) -> None:
+        if self.run.measuring:
+            self.run.messagesOut += 1
+            self.run.bytesOut += len(data)
+        self.transport.write(data)  # type: ignore[union-attr]
+
+    def _member(self) -> None:
+        self.members += 1
+        if not self.joined.called:
+            self.joined.callback(None)
+        if not self.readySent and self.members >= self.players:
+            self.readySent = True
+            self._write(b"READY 0\n")
+
+    def dataReceived(self, data: bytes) -> None:
+        run = self.run
+        if run.measuring:
+            run.bytesIn += len(data)
+            run.messagesIn += data.count(b"\n")
+        *lines, self._buffer = (self._buffer + data).split(b"\n")
+        for line in lines:
+            if self.closed or run.stopping:  # (at the end, the others' CLOSE as each goes)
+                return
+            if line.startswith(b"MOVE "):  # another's move: accepted
+                self.played += 1
+                self._write(b"MOVEACK\n")
+            elif line == b"MOVEACK":  # this client's move, accepted by all
+                self.played += 1
+                if run.measuring:
+                    run.moves += 1
+                    run.rtt.append(now() - self._sentAt)
+            elif line.startswith(b"TOKEN "):
+                if self.played >= len(self.script):
+                    run.laneErrors.append(f"a TOKEN after the script's {self.played} moves")
+                    self.transport.loseConnection()  # type: ignore[union-attr]
+                    return
+                if self.played == 0:
+                    self.movedFirst = True
+                self._sentAt = now()
+                self._write(self.script[self.played] % int(line[6:]))
+            elif line.startswith(b"HELLO "):
+                self._write(b"HELLOACK 0\n")
+                self._member()
+            elif line.startswith(b"HELLOACK "):
+                self._member()
+            elif line == b"HELLONACK":
+                if not self.joined.called:
+                    self.joined.callback(None)
+            elif line == b"START":
+                run.started += 1
+                if not self.startedGame.called:
+                    self.startedGame.callback(None)
+            elif line.startswith(b"FINISH "):
+                self.finished = True
+                if run.measuring and self.movedFirst:
+                    run.games += 1  # once per game: by the client that moved first
+                self._write(b"CLOSE 0\n")
+                self.transport.loseConnection()  # type: ignore[union-attr]
+                return
+            else:  # NOOP, MOVENACK, CLOSE: the script went wrong, or a client left
+                run.refusals += 1
+                run.laneErrors.append(f"the server sent {line[:40]!r}")
+                self.transport.loseConnection()  # type: ignore[union-attr]
+                return
+
+    def connectionLost(self, reason: Any = None) -> None:
+        self.closed = True
+        if not self.finished and not self.run.stopping:
+            self.run.unexpectedCloses += 1
+        for d in (self.joined, self.startedGame, self.done):
+            if not d.called:
+                d.callback(None)
+
+
+def scripts(players: int, count: int, seed: int) -> list[list[bytes]]:
+    """
+    ``count`` whole games (every tile placed) of ``players`` the rules
+    engine's bot played (seeds from ``seed``), each as its MOVE lines in
+    turn order, the token left to fill in (``line % token``).
+    """
+    games: list[list[bytes]] = []
+    while len(games) < count:
+        game = CARCASSONNE.start({"players": players}, {"seed": seed})
+        seed += 1
+        if isinstance(game, Errors):
+            raise RuntimeError(f"CARCASSONNE.start: {game.asJSON()}")
+        instructions = game.instructions()
+        lines = []
+        while not instructions.game_state.gameover:
+            seat = instructions.requested_actions[0].player
+            action = carcassonneBot(game.view(seat), seat)
+            assert isinstance(action, dict)
+            x, y, zone = action["x"], action["y"], action["zone"]
+            assert isinstance(x, int) and isinstance(y, int)
+            line = wire.format(wire.Move(0, str(game.tile), x, y, str(action["orientation"]),
+                                         None if zone is None else str(zone), 1))
+            lines.append(line[:-2] + b"%d\n")  # the token, 1, made a placeholder
+            outcome = game.act(seat, action)
+            if isinstance(outcome, Errors):
+                raise RuntimeError(f"the engine refused its bot's {action}: {outcome.asJSON()}")
+            instructions = outcome
+        if len(lines) == _MOVES:  # (a game whose last tiles fit nowhere ends sooner)
+            games.append(lines)
+    return games
+
+
 async def lane(run: Run, port: int, players: int, lock: DeferredLock,
-               clients: list[BenchClient]) -> None:
-    """One room after another: ``players`` clients join it together, play, hang up."""
+               clients: list[Any], make: Callable[[int], Any]) -> None:
+    """
+    One room after another: ``players`` clients (``make(room)``, ``room``
+    counting this lane's rooms) join it together, play, hang up.
+    """
+    room = 0
     while not run.stopping:
+        room += 1
         await lock.acquire()
         try:
             group = []
             for _ in range(players):
-                client = BenchClient(run, players)
+                client = make(room)
                 clients.append(client)
                 group.append(client)
                 connect(port, client)
@@ -289,8 +447,13 @@ async def lane(run: Run, port: int, players: int, lock: DeferredLock,
 
 
 async def netRun(args: argparse.Namespace, work: Path, rooms: int,
-                 profile: str | None) -> dict[str, Any]:
-    name = f"carcassonne-{rooms}"
+                 profile: str | None, kind: str = "bot") -> dict[str, Any]:
+    """
+    One networked run: ``rooms`` rooms at once, of the library's bot
+    clients (``kind`` "bot") or of L{ScriptedClient}s ("scripted").
+    """
+    name = f"carcassonne-{kind}-{rooms}"
+    games = scripts(args.players, _SCRIPTS, args.seed) if kind == "scripted" else []
     logfile = work / f"{name}.log"
     child, ports = startGameproto(args, work, name, ["carcassonne"],
                                   ["--carcassonne-bots-after", "600"], log=logfile,
@@ -299,17 +462,24 @@ async def netRun(args: argparse.Namespace, work: Path, rooms: int,
     run = Run()
     clients: list[BenchClient] = []
     lock = DeferredLock()
-    result: dict[str, Any] = {"rooms": rooms, "players": args.players,
+    result: dict[str, Any] = {"rooms": rooms, "players": args.players, "clients": kind,
                               "connections": rooms * args.players,
                               "profiled": bool(profile)}
+
+    def make(lane: int) -> Any:
+        if kind == "scripted":
+            return lambda room: ScriptedClient(run, args.players,
+                                               games[(lane + room) % len(games)])
+        return lambda room: BenchClient(run, args.players)
+
     try:
         await waitListening(child, port)
         pid = child.pid
         await sleep(0.5)
         started = now()
-        for _ in range(rooms):
-            Deferred.fromCoroutine(lane(run, port, args.players, lock, clients)).addErrback(
-                run.laneFailed)
+        for index in range(rooms):
+            Deferred.fromCoroutine(lane(run, port, args.players, lock, clients,
+                                        make(index))).addErrback(run.laneFailed)
         if not await waitFor(lambda: run.started >= rooms * args.players
                              or bool(run.connectFailures or run.unexpectedCloses
                                      or run.laneErrors), 60.0):
@@ -364,6 +534,13 @@ async def netRun(args: argparse.Namespace, work: Path, rooms: int,
     return result
 
 
+_SCRIPTS = 16
+"""Games made beforehand for the scripted clients; their rooms take them in turn."""
+
+_MOVES = sum(wire.TILE_COUNTS.values()) - 1
+"""A game's moves: every tile but the start tile (71)."""
+
+
 # -- report ----------------------------------------------------------------------------
 
 
@@ -384,7 +561,8 @@ def report(results: dict[str, Any]) -> str:
         ])
     for r in results.get("net", []):
         rtt = r["rtt_ms"]
-        addTable(lines, f"network: {r['rooms']} rooms of {r['players']} bot clients "
+        kind = "scripted" if r.get("clients") == "scripted" else "bot"
+        addTable(lines, f"network: {r['rooms']} rooms of {r['players']} {kind} clients "
                         f"({fmt(r['elapsed_s'])} s window"
                         f"{', server profiled' if r['profiled'] else ''})", [
             ("games/s", fmt(r["games_per_s"], 2)),
@@ -434,6 +612,10 @@ def parseArgs(argv: list[str] | None = None) -> argparse.Namespace:
                         help="how long the engine phase runs for each number of players")
     parser.add_argument("--rooms", default="1,20",
                         help="rooms at once, comma-separated: one networked run for each")
+    parser.add_argument("--scripted-rooms", default="100",
+                        help="rooms at once of scripted clients (games replayed, no bot work:"
+                             " the server is the limit), comma-separated: one networked run"
+                             " for each; '' for none")
     parser.add_argument("--players", type=int, default=2,
                         help="clients per room in the networked runs, 2 to 5")
     parser.add_argument("--seconds", type=float, default=15.0, help="measured window per run")
@@ -466,15 +648,19 @@ def parseArgs(argv: list[str] | None = None) -> argparse.Namespace:
         args.rooms = [int(t) for t in args.rooms.split(",") if t.strip()]
     except ValueError:
         parser.error("--rooms: comma-separated numbers")
-    if any(t < 1 for t in args.rooms):
-        parser.error("--rooms: at least 1")
+    try:
+        args.scripted_rooms = [int(t) for t in args.scripted_rooms.split(",") if t.strip()]
+    except ValueError:
+        parser.error("--scripted-rooms: comma-separated numbers")
+    if any(t < 1 for t in args.rooms + args.scripted_rooms):
+        parser.error("--rooms, --scripted-rooms: at least 1")
     if not 2 <= args.players <= 5:
         parser.error("--players: 2 to 5")
     args.server_tree = args.server_tree.resolve()
     if not (args.server_tree / "gameproto" / "carcassonne").exists():
         parser.error(f"--server-tree: no gameproto/carcassonne in {args.server_tree}")
     if args.max_seconds is None:
-        runs = len(args.rooms) if "net" in args.phases else 0
+        runs = len(args.rooms) + len(args.scripted_rooms) if "net" in args.phases else 0
         args.max_seconds = (60 + 4 * args.engine_seconds + runs * (60 + args.warmup + args.seconds)
                             + (40 + args.echo_seconds if "echo" in args.phases else 0))
     return args
@@ -490,24 +676,29 @@ async def runAll(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         results["engine"] = enginePhase(args)
     if "net" in args.phases:
         results["net"] = []
-        for index, rooms in enumerate(args.rooms):
-            print(f"[{time.strftime('%H:%M:%S')}] network, {rooms} rooms...",
+        runs = [("bot", rooms) for rooms in args.rooms] + \
+            [("scripted", rooms) for rooms in args.scripted_rooms]
+        for index, (kind, rooms) in enumerate(runs):
+            print(f"[{time.strftime('%H:%M:%S')}] network, {rooms} rooms of {kind} clients...",
                   file=sys.stderr, flush=True)
-            last = index == len(args.rooms) - 1
-            results["net"].append(await netRun(args, work, rooms, args.profile if last else None))
+            profile = args.profile if index == len(runs) - 1 else None
+            results["net"].append(await netRun(args, work, rooms, profile, kind))
             await sleep(1.0)
     if "echo" in args.phases:
         # The echo carries the largest run's connections, each message the
         # size of that run's mean message, one at a time on each.
         last = results["net"][-1] if results.get("net") else None
-        await echoPhase(args, work, results, args.players * max(args.rooms), last, "move")
+        await echoPhase(args, work, results,
+                        args.players * max(args.rooms + args.scripted_rooms, default=1),
+                        last, "move")
     return results
 
 
 def main(argv: list[str] | None = None) -> int:
     harness.checkGameproto(sys.argv if argv is None else argv)
     args = parseArgs(argv)
-    result = runBench(args, args.players * max(args.rooms, default=0) * 2 + 100,
+    result = runBench(args, args.players * max(args.rooms + args.scripted_rooms, default=0) * 2
+                      + 100,
                       "carcassonne-bench-", runAll, report)
     if isinstance(result, int):
         return result

@@ -91,25 +91,30 @@ class RunTests(TestCase):
         figures = os.path.abspath(self.mktemp())
         out, err, code = await run(
             [str(ROOT / "bench" / "carcassonne.py"), "--engine-seconds", "0.2", "--rooms", "1",
-             "--seconds", "1.5", "--warmup", "0.2", "--echo-seconds", "0.5", "--no-pin",
-             "--max-seconds", "150", "--json", figures], Path(figures).parent)
+             "--scripted-rooms", "2", "--seconds", "1.5", "--warmup", "0.2", "--echo-seconds",
+             "0.5", "--no-pin", "--max-seconds", "150", "--json", figures], Path(figures).parent)
         text = out.decode()
         self.assertEqual(code, 0, f"stdout:\n{text}\nstderr:\n{err.decode()}")
         for title in ("engine and bot alone, 2 players", "network: 1 rooms of 2 bot clients",
-                      "bare Twisted echo: 2 connections", "server CPU per message / the bare "
+                      "network: 2 rooms of 2 scripted clients",
+                      "bare Twisted echo: 4 connections", "server CPU per message / the bare "
                       "echo's"):
             self.assertIn(title, text)
         with open(figures) as f:
             results = json.load(f)
         self.assertEqual([r["players"] for r in results["engine"]], [2, 3, 4, 5])
-        (net,) = results["net"]
-        self.assertGreater(net["moves"], 0)
-        self.assertGreater(net["records"], 0)
-        self.assertEqual((net["log_tracebacks"], net["refusals"], net["unexpected_closes"],
-                          net["connect_failures"], net["lane_errors"]), (0, 0, 0, 0, []))
+        bots, scripted = results["net"]
+        self.assertEqual((bots["clients"], scripted["clients"]), ("bot", "scripted"))
+        for net in (bots, scripted):
+            self.assertGreater(net["moves"], 0)
+            self.assertGreater(net["records"], 0)
+            self.assertEqual((net["log_tracebacks"], net["refusals"], net["unexpected_closes"],
+                              net["connect_failures"], net["lane_errors"]), (0, 0, 0, 0, []))
+            self.assertGreater(net["echo_ratio"], 0)
+        # The scripted clients' games are played to their end: records finished.
+        self.assertGreater(scripted["records_finished"], 0)
         self.assertIn("lanes stopped by an error", text)
         self.assertGreater(results["echo"]["echoes"], 0)
-        self.assertGreater(net["echo_ratio"], 0)
 
 
 class ReadBackTests(SynchronousTestCase):
