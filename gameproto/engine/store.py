@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import os
 import sqlite3
 from typing import Any, Callable, Concatenate, Iterator, ParamSpec, TypeGuard
@@ -106,9 +107,20 @@ def _dumpAction(value: Any) -> str:
         text = orjson.dumps(value, option=_ORJSON_PLAIN)
     except TypeError:
         return _dump(value)
-    if b"null" in text:  # maybe a NaN or an infinity that orjson wrote as null
+    if b"null" in text and _nonFinite(value):  # orjson wrote a NaN or an infinity as null
         return _dump(value)
     return text.decode()
+
+
+def _nonFinite(value: Any) -> bool:
+    """Whether ``value`` holds a float that is NaN or infinite, at any depth."""
+    if isinstance(value, float):
+        return not math.isfinite(value)
+    if isinstance(value, dict):
+        return any(map(_nonFinite, value.values()))
+    if isinstance(value, (list, tuple)):
+        return any(map(_nonFinite, value))
+    return False
 
 
 _INSERT_ACTION = ("INSERT INTO actions (game, turn, seat, kind, action, at) "

@@ -61,6 +61,23 @@ class DumpActionTests(SynchronousTestCase):
                       {"a": _Colour.RED}, {"s": "\ud800"}):
             self.assertEqual(_dumpAction(value), _dump(value))
 
+    def test_nullsWrittenByOrjson(self) -> None:
+        """
+        A null that is a null (a move without a follower) or a word holding
+        "null" keeps orjson's text: the standard library writes only NaN
+        and the infinities, at any depth, a tuple's included.
+        """
+        from gameproto.engine import store
+
+        used: list[Any] = []
+        self.patch(store, "_dump", lambda value: used.append(value) or _dump(value))
+        for value in ({"tile": "tile-d", "x": 72, "zone": None}, ["nullable", None, 1.5]):
+            self.assertEqual(_dumpAction(value), _dump(value))
+        self.assertEqual(used, [])
+        for value in ({"a": [None, (1.0, math.nan)]}, [None, {"b": -math.inf}]):
+            self.assertEqual(_dumpAction(value), _dump(value))
+        self.assertEqual(len(used), 2)
+
     def test_notJSON(self) -> None:
         """What the standard library cannot write is refused the same way."""
         for value in (object(), {"a": {1, 2}}):
