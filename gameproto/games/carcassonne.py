@@ -355,6 +355,8 @@ class Board:
         self.nodeKind: list[str] = []
         self.followers: dict[tuple[int, int], tuple[Seat, str]] = {}
         """The follower on each tile that has one: its seat and zone."""
+        self._monks: set[tuple[int, int]] = set()
+        """The cloister tiles among L{followers}' (where a cloister may score)."""
         self.frontier: set[tuple[int, int]] = set()
         self._fitted: dict[str, tuple[str, int, int]] = {}
         """For each tile type, where it last fitted (turned edges, x, y): asked first."""
@@ -577,7 +579,9 @@ class Board:
                 self.frontier.add(near)
         if follower is not None:
             seat, zone = follower
-            self.followers[(x, y)] = (seat, zone)
+            self.followers[where] = (seat, zone)
+            if tile in _CLOISTER_TILES:
+                self._monks.add(where)
             self.region(nodes[oriented.zoneFeature[zone]]).followers.append((seat, (x, y)))
         scores = []
         find = self.find
@@ -585,13 +589,13 @@ class Board:
             region = self.regions[root]
             if region.complete and region.followers:
                 scores.append(self._pay(region, 2 if region.kind == CITY else 1))
-        followers, tiles = self.followers, self.tiles
-        for dx in (-1, 0, 1):
-            for dy in (-1, 0, 1):
-                where = (x + dx, y + dy)
-                # A cloister scores only with its monk there.
-                if where in followers and tiles[where].tile in _CLOISTER_TILES:
-                    scores.extend(self._cloister(where))
+        if self._monks:
+            # A cloister scores only with its monk there: those around, in
+            # the order of their places.
+            for near in sorted(m for m in self._monks
+                               if -1 <= m[0] - x <= 1 and -1 <= m[1] - y <= 1):
+                if near in self.followers:
+                    scores.extend(self._cloister(near))
         return scores
 
     def _pay(self, region: Region, perTile: int) -> Score:
@@ -601,6 +605,7 @@ class Board:
                       len(region.tiles))
         for _, where in region.followers:
             del self.followers[where]
+            self._monks.discard(where)
         region.followers = []
         return score
 
@@ -623,6 +628,7 @@ class Board:
                 return []
             seat = region.followers[0][0]
             del self.followers[where]
+            self._monks.discard(where)
             region.followers = []
             return [Score(CLOISTER, around, (seat,), around)]
         return []
