@@ -147,6 +147,67 @@ class WhoWaitsTests(BrowserTestCase):
         yield self.inBrowser(script)
 
 
+def recordSent(page: Any) -> None:
+    """From now on, keep the type of each message the page sends (``sentTypes``)."""
+    page.evaluate("""() => {
+        const ws = window.gameproto.state.ws;
+        window.sentTypes = [];
+        if (ws.recorded) return;
+        const send = ws.send.bind(ws);
+        ws.send = (data) => { window.sentTypes.push(JSON.parse(data).type); send(data); };
+        ws.recorded = true;
+    }""")
+
+
+def sentTypes(page: Any) -> list[str]:
+    return page.evaluate("() => window.sentTypes")
+
+
+class DoubleClickTests(BrowserTestCase):
+
+    @defer.inlineCallbacks
+    def test_queueDoubleClicked(self) -> Any:
+        """
+        A double click on **Play against anyone** queues once, without an
+        error: the button is off while the queue is asked for and waited
+        in (another game's stays on), and on again once out of the queue.
+        From a game watched, a double click leaves it once and queues once.
+        """
+
+        def script(browser: Browser) -> Any:
+            page = browser.open(self.url)
+            setName(page, "alice")
+            button = "form.engine[data-engine=connect4] button.queue"
+            page.wait_for_selector(button)
+            recordSent(page)
+            page.dblclick(button)
+            waitState(page, "queued")
+            self.assertTrue(page.is_disabled(button))
+            self.assertFalse(page.is_disabled("form.engine[data-engine=tarot] button.queue"))
+            page.click(button, force=True)  # a click once queued: nothing either
+            page.wait_for_timeout(500)  # (any answer to a second request would be here)
+            self.assertEqual(sentTypes(page), ["queue"])
+            self.assertEqual(boardState(page), "queued")
+            self.assertEqual(page.locator("#errors li").all_text_contents(), [])
+            self.assertEqual(page.text_content("form.engine[data-engine=connect4] .form-error"), "")
+
+            page.click("#leave")
+            page.wait_for_selector("#game", state="hidden")
+            self.assertFalse(page.is_disabled(button))
+
+            made = self.api("/api/games", {"engine": "tarot", "bots": [2, 3]})
+            page.click(f"tr[data-game-id='{made['id']}'] button.watch")
+            waitState(page, "watching")
+            recordSent(page)
+            page.dblclick(button)
+            waitState(page, "queued")
+            page.wait_for_timeout(500)
+            self.assertEqual(sentTypes(page), ["leave", "queue"])
+            self.assertEqual(page.locator("#errors li").all_text_contents(), [])
+
+        yield self.inBrowser(script)
+
+
 def queueConnect4(page: Any, name: str) -> None:
     """``name`` plays against anyone at Connect Four (the Protuissance 4 queue)."""
     setName(page, name)

@@ -33,7 +33,8 @@ const state = {
   connected: false,
   retry: 1000,
   mode: "lobby",        // lobby, queued, seated, watching, ended, replay
-  pending: null,        // {kind: "create"|"join"|"queue"|"watch", form?}
+  pending: null,        // {kind: "create"|"join"|"queue"|"watch", form?, engine? (queue)}
+  queuedAt: null,       // the engine whose matchmaking the page waits at (mode "queued")
   afterLeft: null,      // what to do once the server says "left"
   game: null,           // {id, engine, player (null: spectator), players}
   display: null,        // the display shown
@@ -265,6 +266,7 @@ function connect() {
     state.connected = false;
     state.ws = null;
     state.pending = null;
+    state.afterLeft = null;
     if (state.mode === "seated" && !state.ended && state.game) {
       // The seat stays ours: its token takes it back once connected again.
       state.rejoin = {game: state.game.id, player: state.game.player,
@@ -285,6 +287,7 @@ function connect() {
       showGameButtons();
       renderActions();
     }
+    renderQueueButtons();
     setConnection("closed", `disconnected, retrying in ${Math.round(state.retry / 1000)} s`);
     setTimeout(connect, state.retry);
     state.retry = Math.min(state.retry * 2, 15000);
@@ -333,6 +336,7 @@ function handle(message) {
       if (state.pending && state.pending.origin) state.origin = {...state.pending.origin};
       state.pending = null;
       state.mode = "queued";
+      state.queuedAt = message.engine;
       showGameView();
       clearBoard();
       $("#game-title").textContent = `Play against anyone: ${message.engine}`;
@@ -362,6 +366,7 @@ function handle(message) {
     default:
       break;
   }
+  renderQueueButtons();
 }
 
 function startGame(game, mode) {
@@ -1611,13 +1616,31 @@ function create(engine, form) {
 }
 
 function queue(engine, form) {
+  // A second click (a double click) while the queue is asked for or waited in: nothing more.
+  if (queueing(engine.name)) return;
   const error = form.querySelector(".form-error");
   error.textContent = "";
   const name = myName();
   whenInLobby(() => {
-    state.pending = {kind: "queue", form, origin: {kind: "queue", engine: engine.name}};
-    send({type: "queue", engine: engine.name, name});
+    state.pending = {kind: "queue", engine: engine.name, form,
+                     origin: {kind: "queue", engine: engine.name}};
+    if (!send({type: "queue", engine: engine.name, name})) state.pending = null;
+    renderQueueButtons();
   });
+}
+
+/** Whether the page asked to queue at ``engine``'s matchmaking, or waits there. */
+function queueing(engine) {
+  const pending = state.pending;
+  return Boolean(pending && pending.kind === "queue" && pending.engine === engine) ||
+    (state.mode === "queued" && state.queuedAt === engine);
+}
+
+/** Each "Play against anyone" is off while its queue is asked for or waited in. */
+function renderQueueButtons() {
+  for (const button of document.querySelectorAll("form.engine button.queue")) {
+    button.disabled = queueing(button.closest("form.engine").dataset.engine);
+  }
 }
 
 function join(gameId, player) {
@@ -1656,6 +1679,10 @@ function playAgain() {
 
 /** Run ``then`` once this page holds no seat, queue or watch any more. */
 function whenInLobby(then) {
+  if (state.afterLeft) {
+    state.afterLeft = then;  // a leave is on its way already: this once it is done
+    return;
+  }
   if (state.pending) {
     showError({text: "Wait for the server's answer to your last request.", source: "page"});
     return;
@@ -1693,6 +1720,7 @@ async function loadEngines() {
       }
     }
     renderEngines();
+    renderQueueButtons();
     showWaiting(matchmaking);
   } catch (e) {
     $("#engines").replaceChildren(element("p", {"class": "form-error",
