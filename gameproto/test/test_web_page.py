@@ -576,6 +576,62 @@ class ReplayTests(BrowserTestCase):
         yield self.inBrowser(script)
 
 
+    @defer.inlineCallbacks
+    def test_backAndForward(self) -> Any:
+        """
+        A replay has one entry in the browser's history, its address the
+        turn shown: after stepping, Back leaves the replay for the lobby and
+        Forward comes back to the turn last shown; a replay opened over
+        another is left for that one's turn; one opened from its address
+        (a link) is left for the lobby too.
+        """
+
+        def script(browser: Browser) -> Any:
+            made = [self.api("/api/games", {"engine": "connect4", "bots": [1, 2]})
+                    for _ in range(2)]
+            first, second = (self.waitFinished(game["id"])["id"] for game in made)
+            page = browser.open(self.url)
+
+            def shown(game: int, turn: int) -> None:
+                page.wait_for_selector(f"#board[data-game='{game}'][data-turn='{turn}'] svg")
+                page.wait_for_function("h => location.hash === h",
+                                       arg=f"#replay={game}&turn={turn}")
+                self.assertTrue(page.locator("#replay-controls").is_visible())
+
+            def inLobby() -> None:
+                page.wait_for_selector("#game", state="hidden")
+                self.assertEqual(page.evaluate("() => location.href"), self.url)
+
+            page.click(f"tr[data-game-id='{first}'] button.replay")
+            shown(first, 0)
+            page.click("#replay-next")
+            shown(first, 1)
+            page.click("#replay-next")
+            shown(first, 2)
+            page.go_back()
+            inLobby()
+            page.go_forward()
+            shown(first, 2)
+
+            page.click(f"tr[data-game-id='{second}'] button.replay")
+            shown(second, 0)
+            page.click("#replay-next")
+            shown(second, 1)
+            page.go_back()
+            shown(first, 2)
+            page.go_back()
+            inLobby()
+
+            page.evaluate(f"() => {{ location.hash = 'replay={second}&turn=3'; }}")
+            shown(second, 3)
+            page.click("#replay-prev")
+            shown(second, 2)
+            page.go_back()
+            inLobby()
+
+        yield self.inBrowser(script)
+
+
 class SpectatorTests(BrowserTestCase):
 
     @defer.inlineCallbacks

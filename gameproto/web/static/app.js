@@ -597,6 +597,8 @@ function ended(message) {
     forgetCurrentSeat();  // another tab or device holds the seat now
   } else if (state.mode === "seated") {
     forgetGame(state.game.id);  // over: its tokens open nothing any more
+  } else if (state.mode === "watching") {
+    setHash("");  // #watch= is for live games
   }
   state.mode = "ended";
   if (Array.isArray(message.scores)) {
@@ -779,6 +781,14 @@ function hideGameView() {
   $("#game").hidden = true;
   document.body.classList.remove("playing");
   setHash("");
+}
+
+/** Back to the lobby from a game over or a replay. */
+function closeGame() {
+  state.mode = "lobby";
+  state.replay = null;
+  state.game = null;
+  hideGameView();
 }
 
 function showGameButtons() {
@@ -1851,9 +1861,13 @@ function renderGames(games) {
 
 // -- replays --------------------------------------------------------------------
 
-async function openReplay(gameId, turn = 0, player = null) {
+/**
+ * Open a replay.  It has one entry in the browser's history: a new one
+ * (Back leaves the replay), or, opened from the address, that address's.
+ */
+async function openReplay(gameId, turn = 0, player = null, fromAddress = false) {
   if (["seated", "queued", "watching"].includes(state.mode)) {
-    whenInLobby(() => openReplay(gameId, turn, player));
+    whenInLobby(() => openReplay(gameId, turn, player, fromAddress));
     return;
   }
   let game;
@@ -1889,6 +1903,7 @@ async function openReplay(gameId, turn = 0, player = null) {
     select.append(element("option", {value: i + 1, text: `P${i + 1} ${name}`}));
   });
   select.value = player ? String(player) : "";
+  setHash(replayHash(state.replay), !fromAddress);  // each step replaces it
   if (game.error) showError({text: sentence(`This game was aborted: ${namify(game.error)}`), type: "aborted"});
   await showTurn(state.replay.turn);
 }
@@ -1962,10 +1977,13 @@ function updateReplayControls() {
 
 // -- the address bar: #replay=ID&turn=N&player=P or #watch=ID ------------------------
 
-function setHash(value) {
+/** The address says what is shown: the history's entry replaced, or (``push``) a new one. */
+function setHash(value, push = false) {
   const wanted = value ? `#${value}` : "";
   if (location.hash !== wanted) {
-    history.replaceState(null, "", wanted || location.pathname + location.search);
+    const url = wanted || location.pathname + location.search;
+    if (push) history.pushState(null, "", url);
+    else history.replaceState(null, "", url);
   }
 }
 
@@ -1985,14 +2003,19 @@ function openFromHash() {
       showTurn(turn);
       return;
     }
-    openReplay(replay, turn, seen);
+    openReplay(replay, turn, seen, true);
     return;
   }
   const watched = parseInt(params.get("watch"), 10);
-  if (Number.isInteger(watched) && !(state.mode === "watching" && state.game && state.game.id === watched)) {
-    const start = () => (state.connected ? watch(watched) : setTimeout(start, 200));
-    start();
+  if (Number.isInteger(watched)) {
+    if (!(state.mode === "watching" && state.game && state.game.id === watched)) {
+      const start = () => (state.connected ? watch(watched) : setTimeout(start, 200));
+      start();
+    }
+    return;
   }
+  // Back from a replay to an address that names nothing: the lobby, where the person was.
+  if (state.mode === "replay") closeGame();
 }
 
 // -- wiring -----------------------------------------------------------------------
@@ -2118,12 +2141,7 @@ function setUp() {
         !window.confirm("Leave the game? (a bot may take your seat, or you forfeit)")) return;
     send({type: "leave"});
   });
-  $("#close-game").addEventListener("click", () => {
-    state.mode = "lobby";
-    state.replay = null;
-    state.game = null;
-    hideGameView();
-  });
+  $("#close-game").addEventListener("click", closeGame);
 
   $("#replay-first").addEventListener("click", () => showTurn(0));
   $("#replay-prev").addEventListener("click", () => showTurn(state.replay.turn - 1));
