@@ -530,6 +530,68 @@ class PhoneTests(BrowserTestCase):
         yield self.inBrowser(script)
 
 
+    @defer.inlineCallbacks
+    def test_nothingSideways(self) -> Any:
+        """
+        From 360 to 414 px wide, nothing scrolls sideways, neither the page
+        nor the list of games (one block a game there, its buttons in view),
+        and the buttons, the fields and the tick boxes' labels are at least
+        44 px each way: in the lobby, and beside a replay's controls.
+        """
+
+        def script(browser: Browser) -> Any:
+            # A game with open seats (Join, Watch), and a finished one (Replay).
+            self.api("/api/games", {"engine": "tarot", "bots": [2, 3]})
+            finished = self.waitFinished(
+                self.api("/api/games", {"engine": "connect4", "bots": [1, 2]})["id"])["id"]
+            page = browser.open(self.url)
+            page.wait_for_selector("#games button.join")
+            page.wait_for_selector(f"tr[data-game-id='{finished}'] button.replay")
+
+            def check(what: str) -> None:
+                for width in (360, 390, 414):
+                    page.set_viewport_size({"width": width, "height": 844})
+                    self.assertEqual(sticking(page), [], (what, width))
+                    self.assertEqual(smallTargets(page), [], (what, width))
+
+            check("lobby")
+            page.click(f"tr[data-game-id='{finished}'] button.replay")
+            page.wait_for_selector("#board[data-turn='0'] svg")
+            check("replay")
+
+        yield self.inBrowser(script)
+
+
+def sticking(page: Any) -> list[str]:
+    """What sticks out sideways: the page wider than the screen, a box that scrolls sideways."""
+    return page.evaluate("""() => {
+        const width = document.documentElement.clientWidth;
+        const found = [];
+        if (document.documentElement.scrollWidth > width) found.push('the page');
+        for (const e of document.querySelectorAll('body *')) {
+            if (e.closest('svg') || !e.getClientRects().length) continue;
+            const box = e.getBoundingClientRect();
+            if (box.right > width + 0.5 || e.scrollWidth > e.clientWidth + 1 &&
+                ['auto', 'scroll'].includes(getComputedStyle(e).overflowX)) {
+                found.push(`${e.tagName.toLowerCase()}#${e.id}.${e.className}`);
+            }
+        }
+        return found;
+    }""")
+
+
+def smallTargets(page: Any) -> list[str]:
+    """The buttons, fields and tick boxes' labels shown under 44 px wide or high."""
+    return page.evaluate("""() =>
+        [...document.querySelectorAll(
+            'button, select, a[href], input:not([type=checkbox]), .seats label')]
+          .filter(e => e.getClientRects().length)
+          .map(e => [e, e.getBoundingClientRect()])
+          .filter(([e, box]) => box.width < 44 || box.height < 44)
+          .map(([e, box]) => `${e.tagName.toLowerCase()}#${e.id} ${e.textContent.trim()}`
+                             + ` ${Math.round(box.width)}x${Math.round(box.height)}`)""")
+
+
 class TarotPhoneTests(TarotTestCase):
 
     @defer.inlineCallbacks

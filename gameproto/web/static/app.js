@@ -1842,13 +1842,15 @@ function renderGames(games) {
       actions.append(element("button", {type: "button", "class": "replay",
                                         onclick: () => openReplay(game.id), text: "Replay"}));
     }
+    // (data-label: the column's name, said in each cell where a phone drops the head)
     body.append(element("tr", {"data-game-id": game.id, "data-status": game.status},
-      element("td", {text: game.id}),
-      element("td", {text: game.engine}),
+      element("td", {"class": "id", "data-label": "Game", text: game.id}),
+      element("td", {"class": "engine", text: game.engine}),
       seatCell,
       status,
-      element("td", {text: game.turns ?? ""}),
-      element("td", {text: Array.isArray(game.scores) ? game.scores.join(" : ") : ""}),
+      element("td", {"class": "turns", "data-label": "Turns", text: game.turns ?? ""}),
+      element("td", {"class": "scores", "data-label": "Scores",
+                     text: Array.isArray(game.scores) ? game.scores.join(" : ") : ""}),
       actions));
   }
   const query = state.games;
