@@ -22,6 +22,7 @@ from gameproto.test.test_web_page import (
     setName,
     waitFor,
     waitState,
+    zoneCenters,
 )
 
 SENTENCE = r"^[A-Z].*[^.]\.$"
@@ -259,6 +260,69 @@ class PlayAgainTests(BrowserTestCase):
                 "g => +document.querySelector('#board').dataset.game > g", arg=game)
             waitState(alice, "your-turn", "waiting")
             self.assertIn("you are P", alice.text_content("#game-title") or "")
+            self.assertEqual(alice.locator("#errors li.error").count(), 0)
+
+        yield self.inBrowser(script)
+
+
+def seatNotes(page: Any) -> list[str]:
+    return page.locator("#errors li.seat-change").all_text_contents()
+
+
+class SeatChangeTests(BrowserTestCase):
+
+    @defer.inlineCallbacks
+    def test_botTakesTheSeat(self) -> Any:
+        """
+        A seat that changes hands is said in words, once, to the other
+        player and to a spectator: "Bob joined the game.", then, once bob
+        has left, "Bob left: a bot plays their seat now.", which stays over
+        the turns that follow.
+        """
+
+        def script(browser: Browser) -> Any:
+            alice = browser.open(self.url)
+            setName(alice, "alice")
+            form = "form.engine[data-engine=connect4]"
+            alice.uncheck(f"{form} input.bot[value='2']")
+            alice.click(f"{form} button.create")
+            waitState(alice, "your-turn")
+            game = int(alice.get_attribute("#board", "data-game") or 0)
+            eve = browser.open(self.url + f"#watch={game}")
+            waitState(eve, "watching", "waiting")
+            bob = browser.open(self.url)
+            setName(bob, "bob")
+            bob.click(f"tr[data-game-id='{game}'] button.join[data-player='2']")
+            waitState(bob, "waiting")
+
+            def move(page: Any, column: int) -> None:
+                waitState(page, "your-turn")
+                before = int(page.get_attribute("#board", "data-version") or 0)
+                clickDisplay(page, *zoneCenters(page)[column])
+                page.wait_for_function(
+                    "v => +document.querySelector('#board').dataset.version > v", arg=before)
+
+            move(alice, 3)
+            joined = ["Bob joined the game."]
+            for page in (alice, eve):
+                page.wait_for_function("() => document.querySelector('#errors li.seat-change')")
+                self.assertEqual(seatNotes(page), joined)
+            self.assertEqual(seatNotes(bob), [])  # (none of its own seat)
+            move(bob, 3)
+            waitState(alice, "your-turn")
+            leaveGame(bob)
+
+            left = ["Bob left: a bot plays their seat now.", "Bob joined the game."]
+            for column in (0, 6, 1):  # the bot's moves: the note stays, once
+                move(alice, column)
+                alice.wait_for_function("n => document.querySelectorAll("
+                                        "'#errors li.seat-change').length === n", arg=2)
+                self.assertEqual(seatNotes(alice), left)
+            waitState(alice, "your-turn", "gameover")
+            eve.wait_for_function("n => document.querySelectorAll("
+                                  "'#errors li.seat-change').length === n", arg=2)
+            self.assertEqual(seatNotes(eve), left)
+            self.assertIn("bob (bot)", alice.text_content("#scores") or "")
             self.assertEqual(alice.locator("#errors li.error").count(), 0)
 
         yield self.inBrowser(script)

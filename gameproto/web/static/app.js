@@ -413,7 +413,7 @@ function instructions(message) {
   }
   // A seat changed hands (a player came, a bot took a leaver's): the names now.
   if (Array.isArray(message.players) && message.players.every((n) => typeof n === "string")) {
-    state.game.players = message.players;
+    updatePlayers(message.players);
   }
   // A new turn: the page's own notes ("not your turn", "on its way") are stale.
   if (message.turn !== state.noteTurn) {
@@ -510,6 +510,30 @@ function renderClocks() {
   }
 }
 
+/** The seats' names now: a seat that changed hands is said in words, once. */
+function updatePlayers(names) {
+  const game = state.game;
+  const before = game.players || [];
+  game.players = names;
+  names.forEach((name, i) => {
+    const text = i + 1 === game.player ? null : seatChange(before[i], name);
+    if (text) seatNote(capitalised(text));
+  });
+}
+
+/** A seat's change of hands in words, or null. */
+function seatChange(before, now) {
+  const isOpen = (name) => name === "(open)";
+  const isBot = (name) => / \(bot\)$/.test(name) || /^bot\d+$/.test(name);
+  const isPerson = (name) => typeof name === "string" && name !== "" && !isOpen(name) && !isBot(name);
+  if (before === now || typeof before !== "string") return null;
+  if (isPerson(before) && isBot(now)) return `${before} left: a bot plays their seat now.`;
+  if (isPerson(before) && isOpen(now)) return `${before} left: their seat is open now.`;
+  if (isPerson(now) && before === `${now} (bot)`) return `${now} is back in their seat.`;
+  if (isPerson(now) && !isPerson(before)) return `${now} joined the game.`;
+  return null;
+}
+
 function setLastMove(text) {
   $("#last-move").textContent = text;
 }
@@ -530,7 +554,7 @@ async function refreshPlayers(force = false) {
   }
   if (state.game !== game || !Array.isArray(answer.seats)) return;
   if (JSON.stringify(answer.seats) === JSON.stringify(game.players)) return;
-  game.players = answer.seats;
+  updatePlayers(answer.seats);
   renderScores(state.gameState);
   if (state.ended) gameOver(state.gameState ? state.gameState.scores : null, game.error || null);
   else renderTurn();
@@ -748,6 +772,13 @@ function showError({text, type = "", subtype = "", source = "page"}) {
 function note(text) {
   const list = $("#errors");
   list.prepend(element("li", {"class": "note", "data-source": "note", text}));
+  while (list.children.length > 5) list.lastElementChild.remove();
+}
+
+/** A seat changed hands: kept over the turns (a new game clears it). */
+function seatNote(text) {
+  const list = $("#errors");
+  list.prepend(element("li", {"class": "seat-change", "data-source": "seat", text}));
   while (list.children.length > 5) list.lastElementChild.remove();
 }
 
