@@ -70,12 +70,17 @@ class DumpActionTests(SynchronousTestCase):
         from gameproto.engine import store
 
         used: list[Any] = []
-        self.patch(store, "_dump", lambda value: used.append(value) or _dump(value))
+
+        def dump(value: Any) -> str:
+            used.append(value)
+            return _dump(value)
+
+        self.patch(store, "_dump", dump)
         for value in ({"tile": "tile-d", "x": 72, "zone": None}, ["nullable", None, 1.5]):
             self.assertEqual(_dumpAction(value), _dump(value))
         self.assertEqual(used, [])
-        for value in ({"a": [None, (1.0, math.nan)]}, [None, {"b": -math.inf}]):
-            self.assertEqual(_dumpAction(value), _dump(value))
+        for nested in ({"a": [None, (1.0, math.nan)]}, [None, {"b": -math.inf}]):
+            self.assertEqual(_dumpAction(nested), _dump(nested))
         self.assertEqual(len(used), 2)
 
     def test_notJSON(self) -> None:
