@@ -91,10 +91,12 @@ class IncorrectValue:
 
     arg: str
     value: JSON
+    text: str | None = attrs.field(default=None, eq=False, kw_only=True)
+    """What is wrong, in words for a person (see L{WrongAction.text}); None: no words."""
     type: ClassVar[str] = "INCORRECT_VALUE"
 
     def asJSON(self) -> dict[str, JSON]:
-        return {"type": self.type, "arg": self.arg, "value": self.value}
+        return _withText({"type": self.type, "arg": self.arg, "value": self.value}, self.text)
 
 
 @attrs.frozen
@@ -878,6 +880,7 @@ def errorFromJSON(data: JSON) -> EngineError:
 def _listedError(data: dict[str, JSON]) -> EngineError:
     """One of the document's error forms; L{MalformedJSON} for anything else."""
     kind = data["type"]
+    text = data.get("text") if isinstance(data.get("text"), str) else None
     if kind == "BAD_FORMAT":
         return BadFormat()
     if kind in ("MISSING_ARGUMENT", "INCORRECT_VALUE"):
@@ -886,13 +889,12 @@ def _listedError(data: dict[str, JSON]) -> EngineError:
             raise MalformedJSON(f"{kind} needs arg (and value)")
         if kind == "MISSING_ARGUMENT":
             return MissingArgument(arg)
-        return IncorrectValue(arg, data["value"])
+        return IncorrectValue(arg, data["value"], text=text)
     if kind == "UNEXPECTED_ARGUMENT":
         argname = data.get("argname")
         if not isinstance(argname, str) or "value" not in data:
             raise MalformedJSON("UNEXPECTED_ARGUMENT needs argname and value")
         return UnexpectedArgument(argname, data["value"])
-    text = data.get("text") if isinstance(data.get("text"), str) else None
     if kind == "UNEXPECTED_ACTION":
         return UnexpectedAction(_seat(data.get("player")), data.get("action"), text=text)
     if kind == "MISSING_ACTION":

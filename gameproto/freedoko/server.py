@@ -95,6 +95,13 @@ connection, even after the party.
 """
 
 
+def _rules(instance: object, attribute: object, value: str) -> None:
+    """The engine's ``rules`` parameter takes them (L{doppelkopf.rulesProblem})."""
+    problem = doppelkopf.rulesProblem(value)
+    if problem is not None:
+        raise ValueError(problem)
+
+
 def _maxTables(instance: object, attribute: object, value: int) -> None:
     if value < 0:
         raise ValueError(f"maxTables must be 0 or more, got {value}")
@@ -110,8 +117,12 @@ class FreeDokoSettings:
     """How long a waiting table waits for children before bots fill it (0: at once)."""
     botDelay: float = attrs.field(default=0.0, validator=seconds)
     """How long a bot waits before each of its moves."""
-    rules: str = ""
-    """The rules, in FreeDoko's rule-file form (empty: FreeDoko's defaults)."""
+    rules: str = attrs.field(default="", validator=_rules)
+    """
+    The rules, in FreeDoko's rule-file form (empty: FreeDoko's defaults),
+    as the engine's ``rules`` parameter takes them: refused here rather
+    than by every table.
+    """
     maxTables: int = attrs.field(default=0, validator=_maxTables)
     """
     The most parties played at once (0: no limit); past it, a newcomer that

@@ -455,6 +455,40 @@ _DEPENDENCIES: dict[str, Callable[[Rules], bool]] = {
 
 _DEFAULT_RULES = Rules(tuple(_parseRuleLines(DEFAULT_RULES_TEXT)))
 
+_BOOLEAN_RULES = frozenset(name for name, value in _DEFAULT_RULES.entries
+                           if value in ("true", "false"))
+"""The rules FreeDoko reads as booleans: those whose default is ``true`` or ``false``."""
+_BOOLEAN_VALUES = frozenset(("true", "false", "yes", "no", "1", "0"))
+"""A boolean rule's values, as FreeDoko reads them (Rule::set), in any case."""
+
+
+@functools.lru_cache(maxsize=64)
+def rulesProblem(text: str) -> str | None:
+    """
+    Why ``text`` is no rules text for the engine's ``rules`` parameter, in
+    words naming its line; None when it is one.  Each line is blank, a
+    ``#`` comment or ``name = value``; a name the engine does not know is
+    kept (FreeDoko's rule files hold such names too), but a known boolean
+    rule must be ``true``/``false`` (or ``yes``/``no``, ``1``/``0``).
+    L{Rules.parse} itself passes over other lines, as FreeDoko does: it
+    also reads what real FreeDoko programs send.
+    """
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        name, eq, value = line.partition("=")
+        name, value = name.strip(), value.strip()
+        if not eq or not name:
+            shown = line if len(line) <= 40 else line[:39] + "\u2026"
+            return (f"Rules line {number} (\u201c{shown}\u201d) is neither "
+                    "\u201cname = value\u201d nor a \u201c#\u201d comment.")
+        if name in _BOOLEAN_RULES and value.lower() not in _BOOLEAN_VALUES:
+            shown = value if len(value) <= 20 else value[:19] + "\u2026"
+            return (f"Rules line {number}: \u201c{name}\u201d is true or false, "
+                    f"not \u201c{shown}\u201d.")
+    return None
+
 
 # -- game types --------------------------------------------------------------
 
@@ -1915,7 +1949,8 @@ PARAMETERS: tuple[Parameter, ...] = (
               "rounds to play (a round: each seat starts once); 0: the rules' number of rounds",
               0, 0, 1000),
     Parameter("rules", "string",
-              "FreeDoko rules, its rule-file lines 'name = value' (empty: FreeDoko's defaults)",
+              "FreeDoko rules, its rule-file lines 'name = value' and '#' comments "
+              "(empty: FreeDoko's defaults)",
               ""),
 )
 
@@ -3506,9 +3541,14 @@ class DoppelkopfEngine:
         initvalues: Mapping[str, JSON] | None = None,
         rng: random.Random | None = None,
     ) -> DoppelkopfParty | Errors:
+        rules = params.get("rules")
+        problem = rulesProblem(rules) if isinstance(rules, str) else None
+        refused = () if problem is None else (IncorrectValue("rules", rules, text=problem),)
         started = checkSeeded(self.parameters, params, initvalues, rng)
         if isinstance(started, Errors):
-            return started
+            return Errors(started.errors + refused)
+        if refused:
+            return Errors(refused)
         checked, seed = started
         if seed < 0:
             return Errors((IncorrectValue("seed", seed),))

@@ -201,6 +201,12 @@ class APITests(TestCase):
         self.assertEqual(sorted(answer["errors"], key=lambda e: e["type"]), [
             {"type": "INCORRECT_VALUE", "arg": "width", "value": 3},
             {"type": "UNEXPECTED_ARGUMENT", "argname": "colour", "value": "red"}])
+        # An engine's words for a refused value, for the page to show:
+        code, answer, _ = await self.request(
+            "POST", "/api/games", {"engine": "doppelkopf", "init": {"rules": "nonsense"}})
+        self.assertEqual((code, answer["errors"]), (400, [
+            {"type": "INCORRECT_VALUE", "arg": "rules", "value": "nonsense",
+             "text": "Rules line 1 (“nonsense”) is neither “name = value” nor a “#” comment."}]))
         if TICTACTOE is not None:
             code, answer, _ = await self.request("POST", "/api/games",
                                                  {"engine": "tictactoe", "init": {}})

@@ -396,12 +396,18 @@ class WordsTests(SynchronousTestCase):
         self.assertEqual(turn.asJSON(), {"type": "UNEXPECTED_ACTION", "player": 1, "action": 1,
                                          "text": "It is not your turn."})
         self.assertEqual(turn, UnexpectedAction(0, 1))
+        value = IncorrectValue("rules", "x", text="Rules line 1 is wrong.")
+        self.assertEqual(value.asJSON(), {"type": "INCORRECT_VALUE", "arg": "rules", "value": "x",
+                                          "text": "Rules line 1 is wrong."})
+        self.assertEqual(value, IncorrectValue("rules", "x"))
+        self.assertNotIn("text", IncorrectValue("rules", "x").asJSON())
 
     def test_errorTextFromJSON(self) -> None:
         """An engine's error keeps its text, whatever its form."""
         for error in (worded.asJSON() for worded in (
                 WrongAction("KEY_NOT_ALLOWED", 0, {"type": "KEY", "key": "x"}, None, text="no"),
-                UnexpectedAction(2, 5, text="no"))):
+                UnexpectedAction(2, 5, text="no"),
+                IncorrectValue("rules", "x", text="no"))):
             self.assertEqual(errorText(errorFromJSON(error)), "no")
             self.assertEqual(errorFromJSON(error).asJSON(), error)
         self.assertEqual(errorText(errorFromJSON({"type": "ILLEGAL", "text": "no"})), "no")

@@ -1231,6 +1231,24 @@ class PluginTests(SynchronousTestCase):
         self.assertEqual(self.options("--freedoko-rules", path).rules, RULES)
         self.assertRaises(usage.UsageError, self.options, "--freedoko-rules", path + ".none")
 
+    def test_rulesFileRefused(self) -> None:
+        """
+        A rules file the engine would refuse is refused at the start, its
+        line named, rather than by every table; a file as FreeDoko saves
+        it (its version comment, a blank line, its rules) is taken.
+        """
+        path = self.mktemp()
+        with open(path, "w") as f:
+            f.write(RULES + "no rule here\n")
+        with self.assertRaises(usage.UsageError) as raised:
+            self.options("--freedoko-rules", path)
+        self.assertIn("Rules line 3 (“no rule here”)", str(raised.exception))
+        self.assertRaises(ValueError, FreeDokoSettings, rules="with nines = perhaps\n")
+        saved = "# FreeDoko rules (version 0.7.13)\n\n" + doppelkopf.DEFAULT_RULES_TEXT
+        with open(path, "w") as f:
+            f.write(saved)
+        self.assertEqual(self.options("--freedoko-rules", path).rules, saved)
+
     def test_timeoutHelp(self) -> None:
         """The help says what a timeout does: a bot takes the seat, the connection stays open."""
         (timeout,) = [o for o in freedoko.optParameters if o[0] == "freedoko-timeout"]

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from twisted.trial import unittest
 
-from gameproto.engine.contract import Errors, Instructions, errorText
+from gameproto.engine.contract import Errors, IncorrectValue, Instructions, errorText
 from gameproto.engine.record import GameRecord, RecordedAction, replay
 from gameproto.games import doppelkopf as dk
 from gameproto.test import freedoko_real
@@ -1089,6 +1089,59 @@ class EngineTests(unittest.TestCase):
         self.assertFalse(game.rules.flag("dollen"))
         self.assertEqual(game.rounds, 20)
         self.assertIsInstance(ENGINE.start({}, {}), Errors)
+
+    def test_rulesRefused(self) -> None:
+        """
+        Rules text with a line that is no ``name = value`` (nor blank, nor a
+        comment), or a boolean rule neither true nor false, is refused at the
+        start: INCORRECT_VALUE of ``rules``, its words naming the line.
+        """
+        for text, words in [
+            ("nonsense", "Rules line 1 (“nonsense”) is neither “name = value” nor a “#” comment."),
+            ("dollen = false\n\n  swines\n", "Rules line 3 (“swines”) is neither "
+                                             "“name = value” nor a “#” comment."),
+            ("= true", "Rules line 1 (“= true”) is neither “name = value” nor a “#” comment."),
+            ("# fine\nwith nines = maybe", "Rules line 2: “with nines” is true or false, "
+                                            "not “maybe”."),
+            ("swines =", "Rules line 1: “swines” is true or false, not “”."),
+        ]:
+            refused = ENGINE.start({"rules": text}, {"seed": 3})
+            assert isinstance(refused, Errors), text
+            self.assertEqual(refused.errors, (IncorrectValue("rules", text),))
+            self.assertEqual(errorText(refused.errors[0]), words)
+            self.assertEqual(refused.asJSON(), {"errors": [
+                {"type": "INCORRECT_VALUE", "arg": "rules", "value": text, "text": words}]})
+        both = ENGINE.start({"startplayer": 7, "rules": "nonsense"}, {"seed": 3})
+        self.assertEqual(both, Errors((IncorrectValue("startplayer", 7),
+                                       IncorrectValue("rules", "nonsense"))))
+
+    def test_rulesTaken(self) -> None:
+        """
+        Comments, blank lines, names the engine does not know (kept, as in
+        FreeDoko's files) and FreeDoko's spellings of booleans are taken;
+        so are FreeDoko's defaults and the rules blocks real parents sent.
+        """
+        game = ENGINE.start({"rules": "# mine\n\n  my own rule = whatever\nanother one =\n"
+                                      "dollen = no\nswines = 0\nsolo = YES\nbock = 1\n"},
+                            {"seed": 3})
+        assert isinstance(game, dk.DoppelkopfParty), game
+        self.assertEqual(game.rules.value("my own rule"), "whatever")
+        self.assertFalse(game.rules.flag("dollen") or game.rules.flag("swines"))
+        self.assertTrue(game.rules.flag("solo") and game.rules.flag("bock"))
+        self.assertIsInstance(ENGINE.start({"rules": dk.DEFAULT_RULES_TEXT}, {"seed": 3}),
+                              dk.DoppelkopfParty)
+        if not os.path.exists(THIRTEEN):
+            raise unittest.SkipTest("../shared/tools/freedoko/transcripts is absent")
+        blocks = []
+        for name in sorted(os.listdir(TRANSCRIPTS)):
+            with open(os.path.join(TRANSCRIPTS, name), encoding="utf-8") as f:
+                said = [m.group(1) for m in re.finditer(r"^[PS]> [0-9.]+: (.*)$", f.read(), re.M)]
+            if "{" in said:
+                blocks.append("\n".join(said[said.index("{") + 1:said.index("}")]))
+        self.assertEqual(len(blocks), 3)  # the parents' blocks, the real one's and ours
+        for text in blocks:
+            self.assertIsNone(dk.rulesProblem(text), text)
+            self.assertIsInstance(ENGINE.start({"rules": text}, {"seed": 3}), dk.DoppelkopfParty)
 
     def test_refusals(self) -> None:
         """Wrong seat, wrong kind, bad values: typed errors and no change."""
