@@ -118,8 +118,9 @@ class TerminalChild(FreeDokoClientProtocol):
             self.out("Take the poverty? [y/n]")
         elif self.question == "announcement":
             self.out("Announcements: 0=none  " + "  ".join(
-                f"{i}={a}" for i, a in enumerate(view.validAnnouncements, 1)))
-            self.out(f"Suggested: {self.suggestion or 'none'}")
+                f"{i}={self.said(a, view)}" for i, a in enumerate(view.validAnnouncements, 1)))
+            suggested = self.said(self.suggestion, view) if self.suggestion else "none"
+            self.out(f"Suggested: {suggested}")
             self.out("Your announcement (its number):")
         else:
             if view.trick:
@@ -156,8 +157,14 @@ class TerminalChild(FreeDokoClientProtocol):
                 and view.gameType != dk.NORMAL else "")
         self.out(f"The game: {view.gameType}{solo}.")
 
+    def said(self, announcement: str, view: DoppelkopfView) -> str:
+        """Our announcement (its wire name) in a player's words: ``no 120`` is re or kontra."""
+        return dk.announcementWords(announcement, view.teams[view.seat])
+
     def announced(self, player: int, announcement: str) -> None:
-        self.out(f"{self.nameOf(player)} announced {announcement}.")
+        game = self.game
+        team = game.teams[player] if game is not None else None
+        self.out(f"{self.nameOf(player)} announced {dk.announcementWords(announcement, team)}.")
 
     def trickTaken(self, trick: Trick, view: DoppelkopfView) -> None:
         self.out(f"Trick {view.tricksPlayed if view.tricksPlayed else 12}: "
@@ -307,7 +314,8 @@ class TerminalChild(FreeDokoClientProtocol):
         if question == "reservation":
             self._reply(choice, f"You reserve: {choice.wire()}")
         elif question == "announcement":
-            self._reply(choice, f"You announce {choice}." if choice else "No announcement.")
+            self._reply(choice, f"You announce {self.said(choice, view)}." if choice
+                        else "No announcement.")
         else:
             self._reply(choice, f"You play {choice}.")
 

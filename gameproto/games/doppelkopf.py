@@ -856,6 +856,21 @@ def remainingCards(rules: Rules, announcement: int) -> int:
     return rules.number(name, {NO120: 11, NO90: 9, NO60: 6, NO30: 3, NO0: 3}[announcement])
 
 
+_ANNOUNCEMENT_WORDS = {"no 120": {RE: "re", CONTRA: "kontra", None: "re or kontra"},
+                       "no 0": {RE: "black", CONTRA: "black", None: "black"}}
+
+
+def announcementWords(name: str, team: str | None) -> str:
+    """
+    An announcement as players read it, from its wire name: ``no 120`` is
+    Re for the re team and Kontra for the contra team (``re``, ``kontra``),
+    ``no 0`` is ``black``, as FreeDoko's own words say them; ``no 90``,
+    ``no 60``, ``no 30`` and ``reply`` are as named.
+    """
+    words = _ANNOUNCEMENT_WORDS.get(name)
+    return name if words is None else words.get(team, words[None])
+
+
 def announcementNumber(name: str) -> int | None:
     """An announcement's number from its wire name (FreeDoko's ``re``/``contra`` spellings too)."""
     name = name.strip().lower()
@@ -1681,8 +1696,8 @@ class DoppelkopfGame:
 
     def _makeAnnouncement(self, seat: Seat, made: int) -> None:
         self.announcements[seat].append((made, len(self.tricks)))
-        self.events.append(Event("announcement", {"seat": seat,
-                                                  "announcement": ANNOUNCEMENTS[made]}, seat))
+        self.events.append(Event("announcement", {"seat": seat, "announcement": ANNOUNCEMENTS[made],
+                                                  "team": self.teams[seat]}, seat))
 
     # -- the score -------------------------------------------------------------
 
@@ -2432,8 +2447,7 @@ class DoppelkopfParty:
         team = game.teams[seat]
         found: list[tuple[str, JSON]] = []
         for name in [ANNOUNCEMENTS[a] for a in self._validAnnouncements(seat)][:4]:
-            label = (("re" if team == RE else "contra") if name == "no 120" else name)
-            found.append((label, {"announcement": name}))
+            found.append((announcementWords(name, team), {"announcement": name}))
         if game.swinesValid(seat):
             found.append(("swines", {"swines": True}))
         if game.hyperswinesValid(seat):
@@ -2614,7 +2628,8 @@ class DoppelkopfParty:
             if number is None or number == NO_ANNOUNCEMENT:
                 return Errors((BadFormat(),))
             if game.phase != PLAYING or not game.announcementValid(seat, number):
-                return self._wrong(seat, action, f"You cannot announce {value} now.")
+                said = announcementWords(ANNOUNCEMENTS[number], game.teams[seat])
+                return self._wrong(seat, action, f"You cannot announce {said} now.")
             game.announce(seat, number)
             self._collect()
             return self._step()
@@ -2695,8 +2710,8 @@ class DoppelkopfParty:
             self._partyOver("resign")
         return self._step()
 
-    def knownTeams(self, seat: Seat) -> tuple[str | None, ...]:
-        """What ``seat`` knows of the teams (its own, and the others' once shown)."""
+    def knownTeams(self, seat: Seat | None) -> tuple[str | None, ...]:
+        """What ``seat`` (None: a spectator) knows of the teams (its own, and the others' once shown)."""
         game = self.game
         if game.phase in (RESERVING, POVERTY_SHIFT, POVERTY_ANSWER, POVERTY_RETURN):
             return (None,) * PLAYERS
@@ -2826,8 +2841,7 @@ class DoppelkopfParty:
             shownType, shownSolo = self._shownGameType(None)
             view = attrs.evolve(view, hand=(), legalCards=(), povertyCards=None,
                                 validAnnouncements=(), gameType=shownType, soloplayer=shownSolo,
-                                teams=tuple(game.teams) if game.phase == FINISHED
-                                else (None,) * PLAYERS)
+                                teams=self.knownTeams(None))
 
         def name(other: Seat | None) -> str:
             if other is None:
@@ -2946,7 +2960,7 @@ class DoppelkopfParty:
             parts.append("solo")
         said = view.announcements[other]
         if said != "no announcement":
-            parts.append(("re" if team == RE else "contra") if said == "no 120" else said)
+            parts.append(announcementWords(said, team))
         tricks = sum(1 for t in self.game.tricks if t.winner == other)
         more = [f"{tricks} trick{'s' if tricks != 1 else ''}"]
         if view.swinesOwner == other:
@@ -3284,7 +3298,8 @@ def eventWords(events: Iterable[Event]) -> str:
         elif kind == "reservation":
             words.append(f"{who} reserved {data.get('reservation')}")
         elif kind == "announcement":
-            words.append(f"{who} announced {data.get('announcement')}")
+            words.append(f"{who} announced "
+                         f"{announcementWords(str(data.get('announcement')), data.get('team'))}")
         elif kind in ("swines", "hyperswines"):
             words.append(f"{who} has {kind}")
         elif kind == "gametype":

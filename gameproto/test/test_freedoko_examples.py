@@ -460,3 +460,9 @@ class TerminalChildTests(SynchronousTestCase):
         self.assertEqual(len([s for s in shown if s.startswith("Totals: ")]), 13)
         # announcements are offered when what may be announced changes, not at every card
         self.assertLess(asked.count("announcement"), asked.count("card"))
+        # in players' words: the wire's "no 120" is re or kontra, its "no 0" black
+        said = [line for line in shown if " announced " in line]
+        self.assertEqual(said[:2], ["Mara announced re.", "Mara announced no 90."])
+        self.assertIn("you announced re.", said)
+        self.assertIn("Announcements: 0=none  1=kontra  2=no 90  3=no 60  4=no 30  5=black", shown)
+        self.assertEqual([line for line in shown if "no 120" in line or "no 0" in line], [])

@@ -2162,6 +2162,41 @@ class DisplayTests(unittest.TestCase):
         if isinstance(refused, Errors):
             self.assertEqual(errorText(refused.errors[0]), "You cannot announce no 30 now.")
 
+    def test_announcementsInWords(self) -> None:
+        """
+        What players read says ``no 120`` as Re or Kontra, by the team that
+        says it, and ``no 0`` as black: the game state's text, the buttons,
+        the table, a refusal; the actions and the events keep FreeDoko's names.
+        """
+        game = _start(97110)
+        for _ in range(4):
+            _ok(game.act(game.waitingFor()[0], {"reservation": "normal"}))
+        teams = game.game.teams
+        re, contra = teams.index(RE), teams.index(CONTRA)
+        (seat,) = game.waitingFor()
+        labels = [label for label, _ in game.choices(seat)]
+        self.assertEqual(labels[0], "re" if teams[seat] == RE else "kontra")
+        self.assertEqual(game.choices(seat)[0][1], {"announcement": "no 120"})
+        said = _ok(game.act(re, {"announcement": "no 120"}))
+        self.assertEqual(said.game_state.text, f"player {re + 1} announced re")
+        self.assertEqual([e.data for e in said.events if e.kind == "announcement"],
+                         [{"seat": re, "announcement": "no 120", "team": RE}])
+        said = _ok(game.act(contra, {"announcement": "contra"}))
+        self.assertEqual(said.game_state.text, f"player {contra + 1} announced kontra")
+        said = _ok(game.act(contra, {"announcement": "no 0"}))
+        self.assertEqual(said.game_state.text, f"player {contra + 1} announced black")
+        again = game.act(re, {"announcement": "no 120"})
+        assert isinstance(again, Errors)
+        self.assertEqual(errorText(again.errors[0]), "You cannot announce re now.")
+        texts = [str(t.get("content")) for t in game.display(None).content
+                 if t.get("tag") == "text"]
+        # (a spectator too sees the teams the announcements showed)
+        self.assertIn("Re \u00b7 re", " | ".join(texts))
+        self.assertIn("Kontra \u00b7 black", " | ".join(texts))
+        self.assertFalse([t for t in texts if "no 120" in t or "contra" in t], texts)
+        if seat == re:
+            self.assertIn("black", [label for label, _ in game.choices(seat)])
+
     def test_wordsTellOnlyWhatIsPublic(self) -> None:
         """The game state's words: cards only as they are played, never a hand or a shift."""
         for seed in (4, 22):
