@@ -62,6 +62,7 @@ __all__ = [
     "START",
     "START_TILE",
     "TILES",
+    "TILE_WORDS",
     "ZONES",
     "Board",
     "CarcassonneEngine",
@@ -215,6 +216,37 @@ TILES: Mapping[str, TileType] = {t.name: t for t in (
           "field ER SL", "field SR WL", "field WR NL"),
 )}
 """The base game's 24 tile types, 72 tiles, as the course's images draw them."""
+
+TILE_WORDS: Mapping[str, str] = {
+    "tile-a": "a cloister with a road",
+    "tile-b": "a cloister",
+    "tile-c": "a four-sided city with a shield",
+    "tile-d": "a city edge with a straight road",
+    "tile-e": "a city edge",
+    "tile-f": "a city across the tile with a shield",
+    "tile-g": "a city across the tile",
+    "tile-h": "a tile with two opposite city edges",
+    "tile-i": "a tile with two adjacent city edges",
+    "tile-j": "a city edge with a road bending right",
+    "tile-k": "a city edge with a road bending left",
+    "tile-l": "a city edge with a road junction",
+    "tile-m": "a city corner with a shield",
+    "tile-n": "a city corner",
+    "tile-o": "a city corner with a road and a shield",
+    "tile-p": "a city corner with a road",
+    "tile-q": "a three-sided city with a shield",
+    "tile-r": "a three-sided city",
+    "tile-s": "a three-sided city with a road and a shield",
+    "tile-t": "a three-sided city with a road",
+    "tile-u": "a straight road",
+    "tile-v": "a road curve",
+    "tile-w": "a road junction",
+    "tile-x": "a crossroads",
+}
+"""
+Each tile type in words, for people (the ids are the wire's): what it
+shows in orientation ``N``, a road's bend seen with the city at the top.
+"""
 
 _ORIENTED: dict[tuple[str, str], Oriented] = {
     (name, orientation): _oriented(tile, turns)
@@ -729,6 +761,8 @@ PARAMETERS: tuple[Parameter, ...] = (
 _COLOURS = ("#d62828", "#1d4ed8", "#f6c90e", "#111111", "#16a34a")
 _PLACE, _FOLLOWER, _OVER = "place", "follower", "over"
 PANEL = 220
+_PANEL_LINE = 32
+"""The most characters a line of the panel holds."""
 BIG = 150
 """Side of the tile drawn in the side panel, where followers are chosen."""
 
@@ -979,9 +1013,10 @@ class CarcassonneGame:
         if tile not in TILES:
             return self._wrong(seat, action, f"There is no tile named {tile}.")
         if self.remaining[tile] <= 0:
-            return self._wrong(seat, action, f"No {tile} is left.")
+            return self._wrong(seat, action, f"None is left of that tile ({TILE_WORDS[tile]}).")
         if not self.named and tile != self.tile:
-            return self._wrong(seat, action, f"The tile to place is {self.tile}.")
+            return self._wrong(seat, action,
+                               f"The tile to place is {TILE_WORDS[str(self.tile)]}.")
         if not self.board.fits(tile, x, y, orientation):
             return self._wrong(seat, action, self._whyNotPlace(tile, x, y, orientation))
         if zone is not None:
@@ -1015,7 +1050,7 @@ class CarcassonneGame:
         drawn = self._draw()
         events.extend(drawn)
         words.extend(_scoreWords(score) for score in scores if score.seats)
-        words.extend(f"{e.data} fits nowhere: it is put aside" for e in drawn
+        words.extend(f"{TILE_WORDS[e.data]} fits nowhere: it is put aside" for e in drawn
                      if e.kind == "discard")
         self.said = "; ".join(words)
         return self._step(events)
@@ -1201,8 +1236,9 @@ class CarcassonneGame:
                             "stroke": "#f97316", "stroke-width": 3})
         px, py = self._panel()
         if self.tile is not None and not self.over:
-            content.append(_text(px, py + 12, f"P{self.turn + 1} places {self.tile}"
-                                 f" ({self.orientation})"))
+            *above, placing = _panelLines(f"P{self.turn + 1} places {TILE_WORDS[self.tile]}")
+            content.extend(_text(px, py - 3, line) for line in above)  # in the margin above
+            content.append(_text(px, py + 12, placing))
             content.extend(_drawTile(self.tile, self.orientation, px, py + 24, BIG))
             if self.phase == _FOLLOWER:
                 for target, move in self._targets():
@@ -1264,6 +1300,16 @@ def _scoreWords(score: Score) -> str:
     who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
     return (f"{who} scored {score.points}{' each' if len(names) > 1 else ''} "
             f"for a {score.kind}")
+
+
+def _panelLines(text: str) -> tuple[str, ...]:
+    """``text`` on the panel: one line, or two, cut before " with " or else at a space."""
+    if len(text) <= _PANEL_LINE:
+        return (text,)
+    cut = text.find(" with ")
+    if not 0 < cut <= _PANEL_LINE:
+        cut = text.rfind(" ", 0, _PANEL_LINE + 1)
+    return (text[:cut], text[cut + 1:])
 
 
 def _text(x: float, y: float, text: str, fill: str = "#000000") -> dict[str, JSON]:

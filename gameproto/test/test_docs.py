@@ -336,14 +336,16 @@ class CarcassonneTilesTests(SynchronousTestCase):
     """docs/protocols/carcassonne.md's tile table is the rules engine's tiles."""
 
     def test_tiles(self) -> None:
-        from gameproto.games.carcassonne import TILES
+        from gameproto.games.carcassonne import TILE_WORDS, TILES
 
         text = page(self, "carcassonne.md")
-        rows = re.findall(r"^\| `(tile-[a-x])` \| (\d+) \| `([CRF]{4})` \| (.*) \|$", text, re.M)
+        rows = re.findall(r"^\| `(tile-[a-x])` \| (\d+) \| `([CRF]{4})` \| ([^|]*) \| ([^|]*) \|$",
+                          text, re.M)
         self.assertEqual([row[0] for row in rows], list(TILES))
-        for name, count, edges, features in rows:
+        for name, count, edges, features, words in rows:
             tile = TILES[name]
-            self.assertEqual((int(count), edges), (tile.count, tile.edges), name)
+            self.assertEqual((int(count), edges, words), (tile.count, tile.edges, TILE_WORDS[name]),
+                             name)
             described = sorted(
                 (kind.removesuffix(" with shield"), kind.endswith(" with shield"),
                  frozenset(zones.split()))

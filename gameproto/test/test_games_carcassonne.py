@@ -59,6 +59,7 @@ from gameproto.games.carcassonne import (
     ORIENTATIONS,
     START,
     START_TILE,
+    TILE_WORDS,
     TILES,
     Board,
     CarcassonneGame,
@@ -130,6 +131,22 @@ class TileTests(SynchronousTestCase):
                     for _ in range(4 - turns if turns else 4):
                         again = again.rotated(1)
                     self.assertEqual(again, before)
+
+    def test_words(self) -> None:
+        """
+        Each tile type has its words for people, told apart from every
+        other's: its city, road or cloister, with a shield where it has one.
+        """
+        self.assertEqual(list(TILE_WORDS), list(TILES))
+        self.assertEqual(len(set(TILE_WORDS.values())), len(TILES))
+        for name, tile in TILES.items():
+            words = TILE_WORDS[name]
+            self.assertRegex(words, r"^an? [a-z -]+$", name)
+            kinds = {f.kind for f in tile.features}
+            self.assertEqual("shield" in words, any(f.shield for f in tile.features), name)
+            self.assertEqual("cloister" in words, "cloister" in kinds, name)
+            self.assertEqual("city" in words, "city" in kinds, name)
+            self.assertEqual("road" in words or "crossroads" in words, "road" in kinds, name)
 
     def test_zonesTurnWithTheTile(self) -> None:
         """tile-v (road W-S) turned W has its road on N and W: zones W, S become N, W."""
@@ -1050,7 +1067,7 @@ class WordsTests(SynchronousTestCase):
             "it touches (city to city, road to road, field to field)."])
         game.act(0, _move("tile-c", 73, 72, "N"))
         self.assertEqual(_texts(game.act(1, _move("tile-c", 74, 72, "N"))),
-                         ["No tile-c is left."])
+                         ["None is left of that tile (a four-sided city with a shield)."])
         # Followers.
         game = _start()
         game.act(0, _move("tile-u", 72, 71, "N", "N"))
@@ -1068,7 +1085,7 @@ class WordsTests(SynchronousTestCase):
         x, y, o = seeded.board.placements(drawn)[0]
         other = next(t for t in TILES if t != drawn)
         self.assertEqual(_texts(seeded.act(0, _move(other, x, y, o))),
-                         [f"The tile to place is {drawn}."])
+                         [f"The tile to place is {TILE_WORDS[drawn]}."])
 
     def test_refusedStepsInWords(self) -> None:
         """The page's steps, and the clicks and keys that make them, refused in sentences."""
@@ -1140,6 +1157,7 @@ class WordsTests(SynchronousTestCase):
                     text = cast(str, getattr(error, "text"))
                     self.assertRegex(text, r"^[A-Z][^{}\[\]]*\.$")
                     self.assertNotRegex(text, r"\d+, \d+|\(\d")
+                    self.assertNotIn("tile-", text)  # the tile in words
                 continue
             if isinstance(result, dict) or result is None:  # a step decoded: play it
                 result = game.act(seat, result)
@@ -1188,6 +1206,29 @@ class WordsTests(SynchronousTestCase):
         game.act(0, _move("tile-e", 73, 72, "E", "E"))
         self.assertEqual(_said(game), "player 1 placed a tile and a follower on a field")
 
+    def test_tileToPlaceInWords(self) -> None:
+        """
+        The panel names the tile to place in words, on two lines when they
+        are long (the first in the margin above), never by its id.
+        """
+        game = _start(pile="seeded", seed=7)
+        long = False
+        for _ in range(30):
+            tile = game.tile
+            assert tile is not None
+            display = game.display(game.turn)
+            texts = [str(t["content"]) for t in display.content if t["tag"] == "text"]
+            self.assertEqual([t for t in texts if "tile-" in t], [])
+            expected = f"P{game.turn + 1} places {TILE_WORDS[tile]}"
+            lines = 2 if len(expected) > 32 else 1
+            long = long or lines == 2
+            self.assertEqual(" ".join(texts[:lines]), expected)
+            self.assertTrue(all(len(t) <= 32 for t in texts[:lines]), texts[:lines])
+            self.assertTrue(all(t["y"] > 0 for t in display.content  # type: ignore[operator]
+                                if t["tag"] == "text"))
+            game.act(game.turn, carcassonneBot(game.view(game.turn), game.turn))
+        self.assertTrue(long)
+
     def test_discardInWords(self) -> None:
         """[placing] A drawn tile that fits nowhere is put aside, and the words say so."""
         game = _start(pile="seeded")
@@ -1199,7 +1240,8 @@ class WordsTests(SynchronousTestCase):
         game.board.placeable = lambda tile: tile != "tile-c"  # type: ignore[method-assign]
         game.act(0, _move(tile, x, y, o))
         self.assertEqual((game.discarded, game.tile), (["tile-c"], "tile-b"))
-        self.assertEqual(_said(game), "player 1 placed a tile; tile-c fits nowhere: it is put aside")
+        self.assertEqual(_said(game), "player 1 placed a tile; a four-sided city with a shield "
+                                      "fits nowhere: it is put aside")
 
     def test_endingsInWords(self) -> None:
         """Why the game ended: the pile, no tile that fits, a player who gave up."""

@@ -1187,11 +1187,14 @@ class CarcassonneTests(BrowserTestCase):
             for button in buttons:
                 size = button.bounding_box()
                 self.assertGreaterEqual(min(size["width"], size["height"]), 44)
-            self.assertIn("(N)", page.text_content("#board svg") or "")
+            self.assertIn("P1 places a", page.text_content("#board svg") or "")
+            self.assertNotIn("tile-", page.text_content("#board svg") or "")
             from gameproto.test.test_web_play import shot
             page.screenshot(path=shot(self, "web-phone-carcassonne.png"))
+            before = version(page)
             page.click("#keys button.key[data-key=R]")
-            page.wait_for_function("() => !document.querySelector('#board svg').textContent.includes('(N)')")
+            page.wait_for_function(
+                "v => +document.querySelector('#board').dataset.version > v", arg=before)
             while not squareZones(page):  # till the tile fits somewhere
                 before = version(page)
                 page.click("#keys button.key[data-key=R]")
