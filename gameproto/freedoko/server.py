@@ -76,10 +76,10 @@ def childName(name: str) -> str | None:
     """
     The name a child is known by: its own, blanks around it taken off, cut
     to L{NAME_LIMIT}, each control character made U+FFFD; None (its seat's
-    default, C{playerN}) for an empty name, one that holds a colon, or the
-    parent's own (any case), so that no child's chat can pass for the
-    parent's lines (C{chat: gameproto: refused ...}) or break the lines
-    that carry names.
+    default, C{playerN}, N from 1) for an empty name, one that holds a
+    colon, or the parent's own (any case), so that no child's chat can
+    pass for the parent's lines (C{chat: gameproto: refused ...}) or break
+    the lines that carry names.
     """
     kept = printable(name.strip()[:NAME_LIMIT])
     if not kept or ":" in kept or kept.casefold() == PARENT_NAME.casefold():
@@ -134,9 +134,11 @@ class FreeDokoSettings:
 def botName(seat: Seat) -> str:
     """
     The name of the server's bot in ``seat``, the one ``player p: name``
-    lines give every bot's seat (restored games see bots by the prefix).
+    lines give every bot's seat (restored games see bots by the prefix):
+    numbered as players see the seats (P1..P4), not as FreeDoko numbers its
+    players (0..3), so the bot in FreeDoko's player 1, P2, is ``bot2``.
     """
-    return f"bot{seat}"
+    return f"bot{seat + 1}"
 
 
 def leaverBotName(leaver: str, seat: Seat) -> str:
@@ -496,7 +498,7 @@ class FreeDokoChild:
 
     @property
     def name(self) -> str:
-        return self.childName or f"player{self.seat}"
+        return self.childName or f"player{self.seat + 1}"  # numbered as seats are shown
 
     def turnTimeout(self, table: Table, seat: Seat) -> float | None:
         return self.server.settings.timeout

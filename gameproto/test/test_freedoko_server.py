@@ -196,14 +196,18 @@ class HandshakeTests(SynchronousTestCase):
         self.assertEqual(child.state, "awaitingName")
 
     def test_handshake(self) -> None:
-        """After its name: ``name:``, the rules block, its seat local, the others' names."""
+        """
+        After its name: ``name:``, the rules block, its seat local, the
+        others' names: a bot's numbered as players see the seats (P1..P4),
+        so FreeDoko's player 1, P2, is ``bot2``.
+        """
         harness = Harness()
         child = harness.child("Anna")
         self.assertEqual(child.read(), [wire.ServerHello()] + handshake(
-            0, ["Anna", "bot1", "bot2", "bot3"]))
+            0, ["Anna", "bot2", "bot3", "bot4"]))
         self.assertEqual(child.state, "waiting")
         second = harness.child("Bert")
-        self.assertEqual(second.read()[1:], handshake(1, ["Anna", "Bert", "bot2", "bot3"]))
+        self.assertEqual(second.read()[1:], handshake(1, ["Anna", "Bert", "bot3", "bot4"]))
 
     def test_rulesBlock(self) -> None:
         """The block keeps the real parent's lines, indentation and comments, with our values."""
@@ -327,7 +331,7 @@ class PartyTests(SynchronousTestCase):
         party = partyOf(harness.table())
         start = lines.index(wire.PartySeed(party.seed))
         self.assertEqual(lines[start - 3:start + 7], [
-            wire.PlayerName(1, "bot1"), wire.PlayerName(2, "bot2"), wire.PlayerName(3, "bot3"),
+            wire.PlayerName(1, "bot2"), wire.PlayerName(2, "bot3"), wire.PlayerName(3, "bot4"),
             wire.PartySeed(party.seed), wire.PartyStartplayer(0), wire.PartyStart(),
             wire.PartyStartRound(0), wire.GameOpen(), wire.GameStartplayer(0),
             wire.GameSeed(party.seed)])
@@ -528,8 +532,9 @@ class PartyTests(SynchronousTestCase):
             bert.read()
             mallory.send(wire.Chat("refused card played = 1, club ace: spoofed"))
             (line,) = bert.read()
+            self.assertEqual(mallory.seat, 0)  # FreeDoko's player 0, the page's P1
             self.assertEqual(line, wire.Chat(
-                f"player{mallory.seat}: refused card played = 1, club ace: spoofed"), name)
+                "player1: refused card played = 1, club ace: spoofed"), name)
         self.assertEqual(childName(" Anna "), "Anna")
         self.assertEqual(childName("A\x00n\x1bna"), "A\ufffdn\ufffdna")
         self.assertEqual(childName("x" * 100), "x" * 64)
@@ -645,7 +650,7 @@ class PartyTests(SynchronousTestCase):
         bert.lose()
         back = harness.child("Bert")
         self.assertEqual(back.read(), [wire.ServerHello()] + handshake(
-            seat, ["Anna", "bot1", "bot2", "bot3"]))
+            seat, ["Anna", "bot2", "bot3", "bot4"]))
         self.assertEqual(back.state, "rejoining")
         self.assertIsInstance(table.holders[seat], FreeDokoBot)
         games = len(party.summaries)
@@ -662,7 +667,7 @@ class PartyTests(SynchronousTestCase):
         game = party.game
         lines = back.read()
         self.assertEqual(lines[:9], [
-            wire.PlayerName(0, "Anna"), wire.PlayerName(2, "bot2"), wire.PlayerName(3, "bot3"),
+            wire.PlayerName(0, "Anna"), wire.PlayerName(2, "bot3"), wire.PlayerName(3, "bot4"),
             wire.PartySeed(game.seed), wire.PartyStartplayer(game.startplayer),
             wire.PartyStart(), wire.PartyStartRound(party.round), wire.GameOpen(),
             wire.GameStartplayer(game.startplayer)])
@@ -690,14 +695,14 @@ class PartyTests(SynchronousTestCase):
             (summary,) = [s for s in store.games()[0] if s.id == table.id]
             return list(summary.seats)
 
-        self.assertEqual(stored(), ["Anna", "Bert", "Cleo", "bot3"])
+        self.assertEqual(stored(), ["Anna", "Bert", "Cleo", "bot4"])
         self.playUntilAsked(harness, anna, doppelkopf.PLAYING, (bert, cleo))
         bert.lose()
         cleo.lose()
-        self.assertEqual(stored(), ["Anna", "Bert (bot)", "Cleo (bot)", "bot3"])
+        self.assertEqual(stored(), ["Anna", "Bert (bot)", "Cleo (bot)", "bot4"])
         back = harness.child("Bert")
         self.assertEqual(back.read(), [wire.ServerHello()] + handshake(
-            1, ["Anna", "bot1", "bot2", "bot3"]))
+            1, ["Anna", "bot2", "bot3", "bot4"]))
         for _ in range(20000):
             harness.answer(anna)
             if table.holders[1] is back.protocol.child:
@@ -706,12 +711,12 @@ class PartyTests(SynchronousTestCase):
             if move is not None:
                 anna.send(move)
             harness.clock.advance(0.01)
-        self.assertEqual(stored(), ["Anna", "Bert", "Cleo (bot)", "bot3"])
+        self.assertEqual(stored(), ["Anna", "Bert", "Cleo (bot)", "bot4"])
         self.assertEqual(back.read()[:3], [
-            wire.PlayerName(0, "Anna"), wire.PlayerName(2, "bot2"), wire.PlayerName(3, "bot3")])
+            wire.PlayerName(0, "Anna"), wire.PlayerName(2, "bot3"), wire.PlayerName(3, "bot4")])
         harness.play([anna, back])
         self.assertTrue(table.finished)
-        self.assertEqual(stored(), ["Anna", "Bert", "Cleo (bot)", "bot3"])
+        self.assertEqual(stored(), ["Anna", "Bert", "Cleo (bot)", "bot4"])
 
     def test_reclaimTooLate(self) -> None:
         """
@@ -971,7 +976,7 @@ class GenscherTests(SynchronousTestCase):
 
     def test_botsGenscher(self) -> None:
         """A bot's genscher reaches the children as FreeDoko sends them: genscher, then card."""
-        harness = Harness(seed=2, botDelay=0.0, rules=GENSCHER_RULES)  # bot3, in game 2
+        harness = Harness(seed=2, botDelay=0.0, rules=GENSCHER_RULES)  # bot4, in game 2
         anna = harness.child("Anna")
         harness.clock.advance(30.0)
         table = harness.table()
@@ -1104,7 +1109,7 @@ class GuestTests(SynchronousTestCase):
         anna = harness.child("Anna")
         harness.clock.advance(30.0)
         table = harness.table()
-        self.assertEqual(table.record.seats, ["Web", "Anna", "bot2", "bot3"])
+        self.assertEqual(table.record.seats, ["Web", "Anna", "bot3", "bot4"])
         harness.answer(anna)
         harness.server.hub.vacate(table, guest.seat)
         self.assertIsInstance(table.holders[guest.seat], FreeDokoBot)
@@ -1112,12 +1117,12 @@ class GuestTests(SynchronousTestCase):
         shown = apiCall(API(harness.server.hub), b"GET", b"/api/games/%d" % table.id)
         self.assertEqual(shown.responseCode or 200, 200)
         self.assertEqual(json.loads(b"".join(shown.written))["seats"],
-                         ["Web (bot)", "Anna", "bot2", "bot3"])
+                         ["Web (bot)", "Anna", "bot3", "bot4"])
         harness.play([anna])
         self.assertTrue(table.finished)
         record = harness.store.get(table.id)
         assert record is not None
-        self.assertEqual(record.seats, ["Web (bot)", "Anna", "bot2", "bot3"])
+        self.assertEqual(record.seats, ["Web (bot)", "Anna", "bot3", "bot4"])
 
     def test_guestToldOfTheSeed(self) -> None:
         """
@@ -1160,7 +1165,7 @@ class GuestTests(SynchronousTestCase):
         harness.server.hub.matchmakers["doppelkopf"].enqueue(guest)
         harness.clock.advance(30.0)
         table = harness.table()
-        self.assertEqual(table.record.seats, ["Web", "bot1", "bot2", "bot3"])
+        self.assertEqual(table.record.seats, ["Web", "bot2", "bot3", "bot4"])
         view = partyOf(table).view(guest.seat)
         table.act(guest.seat, doppelkopfBot(view, guest.seat))
         self.assertGreaterEqual(len(guest.told), 2)
