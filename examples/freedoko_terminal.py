@@ -88,7 +88,7 @@ class TerminalChild(FreeDokoClientProtocol):
     def nameOf(self, player: int) -> str:
         if player in self.seats:
             return "you"
-        return self.names.get(player, f"player {player}")
+        return self.names.get(player, f"player {player + 1}")  # counted from 1, as the seats
 
     def sortedHand(self, view: DoppelkopfView) -> list[str]:
         return dk.sortHand(view.order, view.hand)
@@ -140,7 +140,8 @@ class TerminalChild(FreeDokoClientProtocol):
 
     def partyStarted(self, seed: int, startplayer: int) -> None:
         players = ", ".join(f"{self.nameOf(p)}" for p in range(4))
-        self.out(f"The party starts (seed {seed}): {players}; you are player {self.seat}.")
+        seat = "" if self.seat is None else f"; you are player {self.seat + 1} of 4"
+        self.out(f"The party starts (seed {seed}): {players}{seat}.")
 
     def dealt(self, view: DoppelkopfView) -> None:
         self._offered = None

@@ -466,3 +466,23 @@ class TerminalChildTests(SynchronousTestCase):
         self.assertIn("you announced re.", said)
         self.assertIn("Announcements: 0=none  1=kontra  2=no 90  3=no 60  4=no 30  5=black", shown)
         self.assertEqual([line for line in shown if "no 120" in line or "no 0" in line], [])
+
+    def test_seatsFromOne(self) -> None:
+        """
+        The player numbers a person reads count from 1, as the seats' names
+        do (the server's bot2 sits in FreeDoko's player 1): the child in
+        FreeDoko's player 2 is player 3, and a player the parent names not
+        is numbered the same way.
+        """
+        terminal = loadScript(ROOT / "examples" / "freedoko_terminal.py", "freedoko_terminal")
+        shown: list[str] = []
+        child = terminal.TerminalChild("Alice", shown.append)
+        child.makeConnection(StringTransport())
+        for raw in parentLines(THIRTEEN, "P> "):
+            child.dataReceived(raw)
+            if any(line.startswith("The party starts") for line in shown):
+                break
+        start = next(line for line in shown if line.startswith("The party starts"))
+        self.assertTrue(start.endswith("; you are player 3 of 4."), start)
+        child.names.pop(1, None)
+        self.assertEqual(child.nameOf(1), "player 2")
