@@ -18,7 +18,7 @@ asks for a placement: ``x y orientation [zone]`` (``73 72 W`` or
 leave.  Each tile is three lines of seven characters::
 
     +--C--+     its north, east, south and west edges: C city, R road, F field
-    R k*N C     its letter (tile-k), and a follower: * yours, 1-5 another
+    R k*N C     its letter (k for tile-k), and a follower: * yours, 1-5 another
     +--F--+     player's (the number the server gives it), and its zone
 
 A placement that breaks the rules is explained and asked again, never sent;
@@ -52,6 +52,7 @@ from gameproto.carcassonne import wire
 from gameproto.carcassonne.protocol import CarcassonneClientProtocol, Placement
 from gameproto.games.carcassonne import (
     BOARD_SIZE,
+    TILE_WORDS,
     TILES,
     Board,
     CarcassonneView,
@@ -72,6 +73,11 @@ LEGEND = ("Edges: C city, R road, F field; the tile's letter, then a follower "
 def seatMark(seat: int) -> str:
     """``*`` for this client's followers (seat 0), the player's number for the others'."""
     return "*" if seat == 0 else str(seat)
+
+
+def named(tile: str) -> str:
+    """A tile type in words, with the letter the board shows: ``a road curve (v)``."""
+    return f"{TILE_WORDS[tile]} ({tile[-1]})"
 
 
 def tileBlock(tile: str, orientation: str, follower: tuple[int, str] | None = None) -> list[str]:
@@ -180,7 +186,7 @@ class TerminalClient(CarcassonneClientProtocol):
 
     def describe(self, tile: str, x: int, y: int, orientation: str, pawn: str | None) -> str:
         follower = "no follower" if pawn is None else f"a follower on {pawn}"
-        return f"{tile} at ({x}, {y}) {orientation}, {follower}"
+        return f"{named(tile)} at ({x}, {y}) {orientation}, {follower}"
 
     def showTurn(self) -> None:
         """The board with the squares where the drawn tile fits, the tile, the scores."""
@@ -191,13 +197,14 @@ class TerminalClient(CarcassonneClientProtocol):
         self.out(LEGEND)
         self.out(f"Scores: {self.scoreLine(self.scores)}. "
                  f"Tiles left: {sum(self.pile.values())}. Followers left: {self.followersLeft()}.")
-        self.out(f"Your tile: {self.drawn}, edges N E S W as drawn: "
+        self.out(f"Your tile: {named(self.drawn)}, edges N E S W as drawn: "
                  f"{' '.join(TILES[self.drawn].oriented('N').edges)}")
         for line in orientations(self.drawn):
             self.out(line)
 
     def prompt(self) -> None:
-        self.out(f"Your move ({self.drawn}): x y orientation [zone], hint, or q:")
+        tile = "your tile" if self.drawn is None else named(self.drawn)
+        self.out(f"Your move ({tile}): x y orientation [zone], hint, or q:")
 
     def suggestion(self) -> Placement | None:
         """The rules engine's bot's placement of the drawn tile."""
@@ -216,11 +223,11 @@ class TerminalClient(CarcassonneClientProtocol):
         """Why ``placement`` breaks the rules on this client's board, or None."""
         tile, x, y, orientation, pawn = placement
         if self.pile[tile] <= 0:
-            return f"no {tile} is left"
+            return f"no copy of {named(tile)} is left"
         if not (0 <= x < BOARD_SIZE and 0 <= y < BOARD_SIZE):
             return f"coordinates are 0 to {BOARD_SIZE - 1}"
         if not self.rules.fits(tile, x, y, orientation):
-            return f"{tile} does not fit at ({x}, {y}) {orientation}: " + misfit(
+            return f"{named(tile)} does not fit at ({x}, {y}) {orientation}: " + misfit(
                 self.rules, tile, x, y, orientation)
         if pawn is None:
             return None
@@ -253,7 +260,7 @@ class TerminalClient(CarcassonneClientProtocol):
 
     def gameStarted(self) -> None:
         self.out(f"The game starts: {', '.join(self.seatName(s) for s in self.seats())}. "
-                 "The start tile tile-d is at (72, 72).")
+                 f"The start tile, {named('tile-d')}, is at (72, 72).")
 
     def chooseMove(self) -> Deferred[Placement | None] | None:
         if self._drawnFor != self.token:

@@ -35,7 +35,7 @@ SETTINGS = CarcassonneSettings(timeout=10, ackTimeout=10, referee=True, botsAfte
                                botDelay=0)
 """The rules engine referees; its bot joins a lone ready player at once and plays at once."""
 
-PROMPT = "Your move (tile-"
+PROMPT = "Your move (a "
 HINT = re.compile(r"Hint: (\d+ \d+ [NESW](?: [A-Z]+)?)$")
 FINAL = re.compile(r"Final scores \(with the incomplete features and the farms\): "
                    r"you \((\w+)\) (\d+), player 2 (\d+)$")
@@ -124,20 +124,23 @@ class RenderTests(SynchronousTestCase):
         client = TerminalClient("alice", lambda line: None)
         self.assertIsNone(client.problemWith(("tile-u", 72, 71, "N", "E")))
         self.assertEqual(client.problemWith(("tile-c", 72, 71, "N", None)),
-                         "tile-c does not fit at (72, 71) N: its S edge (C) meets R")
+                         "a four-sided city with a shield (c) does not fit at (72, 71) N: "
+                         "its S edge (C) meets R")
         self.assertEqual(client.problemWith(("tile-u", 72, 72, "N", None)),
-                         "tile-u does not fit at (72, 72) N: (72, 72) already holds a tile")
+                         "a straight road (u) does not fit at (72, 72) N: "
+                         "(72, 72) already holds a tile")
         self.assertEqual(client.problemWith(("tile-u", 10, 10, "N", None)),
-                         "tile-u does not fit at (10, 10) N: (10, 10) touches no tile")
+                         "a straight road (u) does not fit at (10, 10) N: (10, 10) touches no tile")
         self.assertEqual(client.problemWith(("tile-u", 72, 71, "N", "NL")), None)
         self.assertEqual(client.problemWith(("tile-e", 72, 71, "N", "C")),
-                         "tile-e does not fit at (72, 71) N: its S edge (F) meets R")
+                         "a city edge (e) does not fit at (72, 71) N: its S edge (F) meets R")
         self.assertEqual(client.problemWith(("tile-u", 72, 71, "N", "C")), None)
         self.assertEqual(client.problemWith(("tile-b", 71, 72, "N", "NL")), None)
         self.assertEqual(client.problemWith(("tile-v", 72, 71, "N", "C")),
                          "no follower may stand on C there; free zones: NL N NR EL E ER SL S SR WL W WR")
         client.pile["tile-c"] = 0
-        self.assertEqual(client.problemWith(("tile-c", 73, 72, "N", None)), "no tile-c is left")
+        self.assertEqual(client.problemWith(("tile-c", 73, 72, "N", None)), 
+                         "no copy of a four-sided city with a shield (c) is left")
         self.assertEqual(client.problemWith(("tile-u", 200, 71, "N", None)),
                          "coordinates are 0 to 144")
 
@@ -191,18 +194,19 @@ class TerminalTests(ExampleTestCase):
         self.assertEqual(lines[0], "Connected as alice. Waiting for 1 opponent...")
         self.assertIn("Player 2 is here.", lines)
         self.assertIn("The game starts: you (alice), player 2. "
-                      "The start tile tile-d is at (72, 72).", lines)
+                      "The start tile, a city edge with a straight road (d), is at (72, 72).",
+                      lines)
         self.assertEqual(lines.count("Type x y orientation [zone] (e.g. 73 72 N, or 73 72 W SR), "
                                      "hint, or q."), 1)
         self.assertEqual(len([line for line in lines if line.startswith(
-            "Not sent: tile-") and "(72, 72) already holds a tile" in line]), 1)
+            "Not sent: a ") and "(72, 72) already holds a tile" in line]), 1)
         self.assertEqual(lines.count("'X' is not an orientation: N, E, S or W."), 1)
         self.assertEqual(len([line for line in lines if line.startswith("Not sent: ")
                               and "(9, 9) touches no tile" in line]), 1)
-        placed = [line for line in lines if line.startswith("You place tile-")]
+        placed = [line for line in lines if line.startswith("You place a ")]
         self.assertEqual(len(placed), client.movesPlayed)
         self.assertEqual(lines.count("Everybody accepted your move."), client.movesPlayed)
-        received = [line for line in lines if line.startswith("Player 2 placed tile-")]
+        received = [line for line in lines if line.startswith("Player 2 placed a ")]
         self.assertEqual(len(placed) + len(received), 71)
         self.assertFalse([line for line in lines if line.startswith("MOVENACK")])
         self.assertEqual(len(client.board), 72)
@@ -227,9 +231,9 @@ class TerminalTests(ExampleTestCase):
         self.assertIsNone(await client.done)
         lines = typist.lines
         (refusal,) = [index for index, line in enumerate(lines) if line.startswith("MOVENACK")]
-        self.assertRegex(lines[refusal], r"^MOVENACK: the referee refused tile-\w at \(72, 72\) "
-                         r"N, no follower \(tile-\w does not fit at \(72, 72\) N: \(72, 72\) "
-                         r"already holds a tile\)\. Choose again\.$")
+        self.assertRegex(lines[refusal], r"^MOVENACK: the referee refused a [a-z -]+ \([a-x]\) "
+                         r"at \(72, 72\) N, no follower \(a [a-z -]+ \([a-x]\) does not fit "
+                         r"at \(72, 72\) N: \(72, 72\) already holds a tile\)\. Choose again\.$")
         self.assertTrue(lines[refusal + 1].startswith(PROMPT), lines[refusal + 1])
         self.assertEqual(client.movesPlayed, 1)
         self.assertEqual(lines[-1], "Disconnected.")
