@@ -14,8 +14,8 @@ terminal too.
 At each turn the client draws a tile from what is left (the protocol lets
 each mover name its tile), draws the board around the tiles placed, and
 asks for a placement: ``x y orientation [zone]`` (``73 72 W`` or
-``73 72 W SR``), ``hint`` for the rules engine's bot's suggestion, ``q`` to
-leave.  Each tile is three lines of seven characters::
+``73 72 W SR``), ``hint`` for the rules engine's bot's suggestion, ``zones`` for where a
+follower's zones are, ``q`` to leave.  Each tile is three lines of seven characters::
 
     +--C--+     its north, east, south and west edges: C city, R road, F field
     R k*N C     its letter (k for tile-k), and a follower: * yours, 1-5 another
@@ -65,6 +65,18 @@ STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))
 
 WIDTH = 7
 """Characters of a tile's block."""
+
+ZONES = (
+    "Zones, where a follower stands (board directions, the tile turned):",
+    "        NL  N  NR",
+    "     WR +-------+ EL",
+    "     W  |   C   | E",
+    "     WL +-------+ ER",
+    "        SR  S  SL",
+    "N, E, S, W: a side's middle (a road there is the road); L and R: its left and right "
+    "halves seen from the centre; C: the cloister, or the city or road across the centre.",
+)
+"""The follower zones (docs/games/carcassonne.md), shown at the start and on ``zones``."""
 
 LEGEND = ("Edges: C city, R road, F field; the tile's letter, then a follower "
           "(* yours, 1-5 a player's) and its zone; ? where your tile fits.")
@@ -204,7 +216,7 @@ class TerminalClient(CarcassonneClientProtocol):
 
     def prompt(self) -> None:
         tile = "your tile" if self.drawn is None else named(self.drawn)
-        self.out(f"Your move ({tile}): x y orientation [zone], hint, or q:")
+        self.out(f"Your move ({tile}): x y orientation [zone], hint, zones, or q:")
 
     def suggestion(self) -> Placement | None:
         """The rules engine's bot's placement of the drawn tile."""
@@ -261,6 +273,11 @@ class TerminalClient(CarcassonneClientProtocol):
     def gameStarted(self) -> None:
         self.out(f"The game starts: {', '.join(self.seatName(s) for s in self.seats())}. "
                  f"The start tile, {named('tile-d')}, is at (72, 72).")
+        self.showZones()
+
+    def showZones(self) -> None:
+        for line in ZONES:
+            self.out(line)
 
     def chooseMove(self) -> Deferred[Placement | None] | None:
         if self._drawnFor != self.token:
@@ -349,6 +366,10 @@ class TerminalClient(CarcassonneClientProtocol):
         text = " ".join(words).lower()
         if text in ("q", "quit"):
             self.leave()
+        elif text in ("zones", "zone", "z"):
+            self.showZones()
+            if self._answer is not None and self.drawn is not None:
+                self.prompt()
         elif self._answer is None or self.drawn is None:
             self.out("Nothing to answer now: wait (or q to quit).")
         elif text in ("hint", "h"):
@@ -366,7 +387,7 @@ class TerminalClient(CarcassonneClientProtocol):
         assert self.drawn is not None
         if len(words) not in (3, 4) or not (words[0].isdigit() and words[1].isdigit()):
             self._retry("Type x y orientation [zone] (e.g. 73 72 N, or 73 72 W SR), "
-                        "hint, or q.")
+                        "hint, zones, or q.")
             return
         orientation = words[2].upper()
         if orientation not in wire.ORIENTATIONS:
@@ -376,7 +397,8 @@ class TerminalClient(CarcassonneClientProtocol):
         if pawn in ("-", "NONE"):
             pawn = None
         if pawn is not None and pawn not in wire.ZONES:
-            self._retry(f"{words[3]!r} is not a zone: {' '.join(wire.ZONES)} (or none).")
+            self._retry(f"{words[3]!r} is not a zone: {' '.join(wire.ZONES)} (or none; "
+                        "zones shows where they are).")
             return
         placement: Placement = (self.drawn, int(words[0]), int(words[1]), orientation, pawn)
         problem = self.problemWith(placement)

@@ -11,6 +11,7 @@ import re
 from typing import Any, Callable
 
 from twisted.internet import reactor
+from twisted.internet.defer import Deferred
 from twisted.trial.unittest import SynchronousTestCase
 
 from gameproto.carcassonne import wire
@@ -144,6 +145,31 @@ class RenderTests(SynchronousTestCase):
         self.assertEqual(client.problemWith(("tile-u", 200, 71, "N", None)),
                          "coordinates are 0 to 144")
 
+    def test_zones(self) -> None:
+        """
+        The follower zones a placement names are drawn at the start, and
+        again on ``zones``, at any time; at a turn the question follows.
+        """
+        lines: list[str] = []
+        client = TerminalClient("alice", lines.append)
+        client.gameStarted()
+        start = lines.index(terminal.ZONES[0])
+        self.assertEqual(lines[start:], list(terminal.ZONES))
+        self.assertIn("     W  |   C   | E", lines)
+        del lines[:]
+        client.feed("zones")
+        self.assertEqual(lines, list(terminal.ZONES))
+        del lines[:]
+        client.drawn, client._answer = "tile-u", Deferred()
+        client.feed(" Z ")
+        self.assertEqual(lines, [*terminal.ZONES, "Your move (a straight road (u)): "
+                                 "x y orientation [zone], hint, zones, or q:"])
+        del lines[:]
+        client.feed("72 71 N XX")
+        self.assertEqual(lines[0], "'XX' is not a zone: " + " ".join(wire.ZONES)
+                         + " (or none; zones shows where they are).")
+        self.assertFalse(client._answer.called)
+
     def test_typedWhenNotAsked(self) -> None:
         lines: list[str] = []
         client = TerminalClient("alice", lines.append)
@@ -197,7 +223,9 @@ class TerminalTests(ExampleTestCase):
                       "The start tile, a city edge with a straight road (d), is at (72, 72).",
                       lines)
         self.assertEqual(lines.count("Type x y orientation [zone] (e.g. 73 72 N, or 73 72 W SR), "
-                                     "hint, or q."), 1)
+                                     "hint, zones, or q."), 1)
+        # the zones are drawn once, at the start (and on "zones")
+        self.assertEqual(lines.count(terminal.ZONES[0]), 1)
         self.assertEqual(len([line for line in lines if line.startswith(
             "Not sent: a ") and "(72, 72) already holds a tile" in line]), 1)
         self.assertEqual(lines.count("'X' is not an orientation: N, E, S or W."), 1)
