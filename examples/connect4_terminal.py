@@ -8,8 +8,10 @@ server (another person, or ``examples/connect4_bot.py``).
 The keyboard is read with Twisted's StandardIO, never a blocking input(): the
 game logic is L{TerminalClient}, which prints through a callable and takes
 each typed line through L{TerminalClient.feed}, so it runs without a terminal
-too.  The server gives ``--timeout`` seconds per move (3 by default, one more
-for the first move of a game): the prompt shows what is left.
+too.  The server gives ``--connect4-timeout`` seconds per move (3 by default,
+one more for the first move of a game): the prompt shows what is left of
+``--timeout`` seconds, which must be the server's (the protocol does not
+carry it).
 
 The person reads and types columns numbered from 1 (1 to 7 on the usual
 board); the protocol's PLAY_MOVE carries them from 0, so only what is shown
@@ -291,7 +293,8 @@ def parseArguments(argv: tuple[str, ...]) -> argparse.Namespace:
                         help="play over WebSocket instead, e.g. ws://127.0.0.1:8080/connect4")
     parser.add_argument("--nick", required=True, help="your nick: 1 to 16 of A-Z a-z 0-9 _ -")
     parser.add_argument("--timeout", type=float, default=MOVE_TIMEOUT,
-                        help="the server's seconds per move, for the prompt (3)")
+                        help="the server's seconds per move, its --connect4-timeout, "
+                        "which the prompt counts down (3)")
     args = parser.parse_args(argv)
     if not wire.isValidNick(args.nick):
         parser.error(f"--nick {args.nick!r}: 1 to 16 of A-Z a-z 0-9 _ -")

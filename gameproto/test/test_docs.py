@@ -646,3 +646,21 @@ class ReadmeTests(SynchronousTestCase):
         self.assertIn("**3 seconds**", text)
         self.assertIn("--connect4-timeout 30", text)
         self.assertIn("`--maitretarot-bots-after` seconds", text)
+        # the terminal's prompt counts the server's clock down only when told it
+        self.assertIn("connect4_terminal.py --nick alice --timeout 30", text)
+
+    def test_terminals(self) -> None:
+        """The four terminal clients, each with its own options, and how bots come."""
+        text = self.readme()
+        tree = sourceTree()
+        assert tree is not None
+        for command in ("connect4_terminal.py --nick alice", "tarot_terminal.py --nick alice",
+                        "carcassonne_terminal.py --name alice",
+                        "freedoko_terminal.py --name alice"):
+            self.assertIn(f"PYTHONPATH=. python examples/{command}\n", text)
+            script = command.split()[0]
+            option = command.split()[1]
+            self.assertIn(f'"{option}"', (tree / "examples" / script).read_text(encoding="utf-8"))
+        for option in ("--maitretarot-bots-after", "--carcassonne-bots-after",
+                       "--freedoko-bots-after"):
+            self.assertIn(f"`{option}`", text)
