@@ -375,6 +375,32 @@ def parseArguments(argv: Sequence[str]) -> argparse.Namespace:
     return args
 
 
+def leaveAtShutdown(reactor: Any, leave: Callable[[], None], gone: Deferred[Any],
+                    seconds: float = 2.0) -> None:
+    """
+    Ctrl-C stops the reactor: leave as ``q`` does, and keep the reactor
+    running until everything is said and printed (``gone`` fires: the
+    keyboard's output is closed once the connection is; ``seconds`` at
+    most), so that the goodbye is sent and the person reads that they left,
+    not that the server hung up.
+    """
+    def leaving() -> Deferred[None]:
+        left: Deferred[None] = Deferred()
+
+        def closed(result: object) -> object:
+            if not left.called:
+                left.callback(None)
+            return result
+
+        leave()
+        timer = reactor.callLater(seconds, closed, None)
+        left.addCallback(lambda _: timer.cancel() if timer.active() else None)
+        gone.addBoth(closed)
+        return left
+
+    reactor.addSystemEventTrigger("before", "shutdown", leaving)
+
+
 async def main(reactor: IReactorTCP, *argv: str) -> None:
     args = parseArguments(argv)
     globalLogBeginner.beginLoggingTo(
@@ -390,6 +416,7 @@ async def main(reactor: IReactorTCP, *argv: str) -> None:
         client.inputEnded()
     else:
         keyboard.client = client
+    leaveAtShutdown(reactor, client.leave, keyboard.closed)
     try:
         await connectProtocol(TCP4ClientEndpoint(reactor, args.host, args.port, 10), client)
     except Exception as e:

@@ -294,6 +294,21 @@ class TerminalTests(ExampleTestCase):
         self.assertTrue(lines[-2].startswith("Result: "), lines[-2])
         self.assertEqual(lines[-1], "Disconnected.")
 
+    async def test_terminalScriptInterrupted(self) -> None:
+        """Ctrl-C (SIGINT) at the prompt leaves the game (CLOSE): exit 0, nothing on stderr."""
+        port = self.startServer()
+
+        def answer(process: Process, line: str) -> None:
+            if line.startswith(PROMPT):
+                process.transport.signalProcess("INT")  # type: ignore[union-attr]
+
+        process = self.spawnExample("carcassonne_terminal", "--port", str(port), onLine=answer)
+        code = await process.ended
+        lines = process.lines()
+        self.assertEqual((code, process.err), (0, b""), lines[-5:])
+        self.assertTrue(lines[-2].startswith(PROMPT), lines[-2:])
+        self.assertEqual(lines[-1], "Disconnected.")
+
     async def test_noServer(self) -> None:
         """Without a server: exit status 1 and one line on stderr."""
         process = self.spawnExample("carcassonne_terminal", "--port", str(self.freePort()))

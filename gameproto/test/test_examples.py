@@ -377,6 +377,22 @@ class TerminalTests(ExampleTestCase):
     async def test_terminalScriptOverWebSocket(self) -> None:
         await self.runTerminalScript(websocket=True)
 
+    async def test_terminalScriptInterrupted(self) -> None:
+        """Ctrl-C (SIGINT) while waiting for an opponent: the client says goodbye, exit 0."""
+        port = self.startServer()
+
+        def answer(process: Process, line: str) -> None:
+            if line.startswith("Connected as "):
+                process.transport.signalProcess("INT")  # type: ignore[union-attr]
+
+        process = self.spawnExample("connect4_terminal", "--port", str(port), "--nick", "typist",
+                                    onLine=answer)
+        code = await process.ended
+        lines = process.lines()
+        self.assertEqual((code, process.err), (0, b""), lines)
+        self.assertEqual(lines, ["Connected as typist, 7x6 board. Waiting for an opponent...",
+                                 "Disconnected."])
+
     async def runTerminalScript(self, websocket: bool) -> None:
         port = self.startServer(REAL)
         columns = iter(["x"] + [str(c) for c in [4, 3, 5, 2, 6, 1, 7] * 6])

@@ -511,6 +511,21 @@ class TerminalTests(ExampleTestCase):
         self.assertTrue(lines[-2].startswith("Your bid ("), lines[-2:])
         self.assertEqual(lines[-1], "Disconnected.")
 
+    async def test_terminalScriptInterrupted(self) -> None:
+        """Ctrl-C (SIGINT) at a question leaves the table: no word of the server hanging up."""
+        port = self.startServer()
+
+        def answer(process: Process, line: str) -> None:
+            if line.startswith("Your bid ("):
+                process.transport.signalProcess("INT")  # type: ignore[union-attr]
+
+        process = self.spawnExample("tarot_terminal", "--port", str(port), onLine=answer)
+        code = await process.ended
+        lines = process.lines()
+        self.assertEqual((code, process.err), (0, b""), lines[-5:])
+        self.assertTrue(lines[-2].startswith("Your bid ("), lines[-2:])
+        self.assertEqual(lines[-1], "Disconnected.")
+
     async def test_terminalScriptRefused(self) -> None:
         """The refused message, then exit 1."""
         listening = self.listenLocal(Factory.forProtocol(Refuser))
