@@ -82,6 +82,8 @@ class TerminalChild(FreeDokoClientProtocol):
         self._offered: tuple[int, tuple[str, ...]] | None = None
         self.over = False
         self.games = 0
+        self._dealing: int | None = None  # the game dealt, until it starts
+        self._reservations: dict[int, str] = {}
 
     # -- showing -----------------------------------------------------------------
 
@@ -145,15 +147,24 @@ class TerminalChild(FreeDokoClientProtocol):
 
     def dealt(self, view: DoppelkopfView) -> None:
         self._offered = None
+        if self._dealing == view.gameNumber:  # the same game again: the cards were thrown in
+            thrown = [f"{self.nameOf(p)}: {r}" for p, r in sorted(self._reservations.items())
+                      if r.split(",")[0].strip() in dk.THROWN]
+            self.out(f"The cards are thrown in ({', '.join(thrown)}) and dealt again." if thrown
+                     else "The cards are dealt again.")
+        self._dealing = view.gameNumber
+        self._reservations = {}
         self.out("")
         self.out(f"Game {view.gameNumber + 1}, {self.nameOf(view.startplayer)} "
                  f"{'start' if view.startplayer in self.seats else 'starts'}.")
         self.showHand(view)
 
     def reserved(self, player: int, reservation: str) -> None:
+        self._reservations[player] = reservation
         self.out(f"{self.nameOf(player)}: {reservation}")
 
     def gameStarted(self, view: DoppelkopfView) -> None:
+        self._dealing = None
         solo = (f" ({self.nameOf(view.soloplayer)})" if view.soloplayer is not None
                 and view.gameType != dk.NORMAL else "")
         self.out(f"The game: {view.gameType}{solo}.")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+from types import SimpleNamespace
 from typing import Any
 
 from twisted.internet import defer, reactor
@@ -466,6 +467,31 @@ class TerminalChildTests(SynchronousTestCase):
         self.assertIn("you announced re.", said)
         self.assertIn("Announcements: 0=none  1=kontra  2=no 90  3=no 60  4=no 30  5=black", shown)
         self.assertEqual([line for line in shown if "no 120" in line or "no 0" in line], [])
+
+    def test_thrownIn(self) -> None:
+        """
+        A game dealt again (thrown nines, …) says why, and that it is the
+        same game again: the person does not just see another hand.
+        """
+        terminal = loadScript(ROOT / "examples" / "freedoko_terminal.py", "freedoko_terminal")
+        shown: list[str] = []
+        child = terminal.TerminalChild("Alice", shown.append)
+        child.seats.add(0)
+        child.names.update({1: "bot2", 2: "bot3", 3: "bot4"})
+        game = dk.DoppelkopfGame(dk.Rules.default(), 97110, 1)
+        view: Any = SimpleNamespace(gameNumber=4, startplayer=1, order=game.order,
+                                    hand=game.hands[0], gameType=dk.NORMAL, soloplayer=None)
+        child.dealt(view)
+        child.reserved(0, "thrown nines")
+        child.reserved(1, "normal, swines")
+        del shown[:]
+        child.dealt(view)  # game 5 again
+        self.assertEqual(shown[:3], ["The cards are thrown in (you: thrown nines) and dealt again.",
+                                     "", "Game 5, bot2 starts."])
+        child.gameStarted(view)
+        del shown[:]
+        child.dealt(view)  # another game: no word of throwing
+        self.assertEqual(shown[0], "")
 
     def test_seatsFromOne(self) -> None:
         """
