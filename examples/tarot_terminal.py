@@ -283,12 +283,15 @@ class TerminalClient(MaitreTarotClientProtocol):
             self.out(f"Refused: {reason}.")
 
     def connectionLost(self, reason: Failure = Failure(ConnectionError())) -> None:
+        asked = self.question is not None  # the server's timeout closes only while we think
         super().connectionLost(reason)
         self._forget()
-        if self._problem is None and not self._over and not self._leaving:
+        if self._problem is None and not self._over and not self._leaving and asked:
             self._problem = ("the server closed the connection (too slow? a bot holds your "
                              "seat; reconnect from this machine with the same nick before "
                              "the deal ends to take it back)")
+        elif self._problem is None and not self._over and not self._leaving:
+            self._problem = f"the server closed the connection ({reason.getErrorMessage()})"
         self.out("Disconnected.")
         self.finished.callback(self._problem)
 

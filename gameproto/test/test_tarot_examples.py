@@ -15,7 +15,9 @@ from typing import Any, Callable
 
 from hypothesis import given
 from twisted.internet import reactor
+from twisted.internet.error import ConnectionDone
 from twisted.internet.protocol import Factory, Protocol, connectionDone
+from twisted.internet.testing import StringTransport
 from twisted.python.failure import Failure
 from twisted.trial.unittest import SynchronousTestCase
 
@@ -382,6 +384,24 @@ class TerminalTests(ExampleTestCase):
             "The server refused that discard: six cards of your hand, no king, no oudler, "
             "trumps only if you must. Choose again (your time starts again).",
             "The server refused that card: choose again."])
+
+    def test_serverGone(self) -> None:
+        """
+        The server hanging up while we wait for the others (it stopped) is
+        not our being too slow: only a question left unanswered can be.
+        """
+        problems: list[str | None] = []
+        for question in (None, "card"):
+            client = terminal.TerminalClient("alice", lambda line: None)
+            client.makeConnection(StringTransport())
+            client.question = question
+            client.finished.addCallback(problems.append)
+            client.connectionLost(Failure(ConnectionDone()))
+        self.assertEqual(problems[0],
+                         "the server closed the connection (Connection was closed cleanly.)")
+        assert problems[1] is not None
+        self.assertTrue(problems[1].startswith("the server closed the connection (too slow? "),
+                        problems[1])
 
     async def test_wholeDeal(self) -> None:
         """
