@@ -27,12 +27,13 @@ from typing import Any, Callable, Literal, cast
 from twisted.internet import task
 from twisted.internet.defer import Deferred
 from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
-from twisted.internet.interfaces import IReactorTCP, IReactorTime
+from twisted.internet.interfaces import IHalfCloseableProtocol, IReactorTCP, IReactorTime
 from twisted.internet.stdio import StandardIO
 from twisted.logger import FilteringLogObserver, LogLevel, LogLevelFilterPredicate
 from twisted.logger import globalLogBeginner, textFileLogObserver
 from twisted.protocols.basic import LineReceiver
 from twisted.python.failure import Failure
+from zope.interface import implementer
 
 from gameproto.connect4 import wire
 from gameproto.connect4.protocol import Connect4ClientProtocol
@@ -263,8 +264,12 @@ class TerminalClient(Connect4ClientProtocol):
             self.transport.loseConnection()
 
 
+@implementer(IHalfCloseableProtocol)
 class Keyboard(LineReceiver):
-    """Standard input and output for a L{TerminalClient}."""
+    """
+    Standard input and output for a L{TerminalClient}.  The end of input
+    (Ctrl-D) leaves; the output stays open for what follows.
+    """
 
     delimiter = b"\n"
 
@@ -279,9 +284,16 @@ class Keyboard(LineReceiver):
         if self.client is not None:
             self.client.feed(line.decode("utf-8", "replace"))
 
-    def connectionLost(self, reason: Failure = Failure(ConnectionError())) -> None:
+    def readConnectionLost(self) -> None:
         if self.client is not None:
             self.client.leave()  # end of input (Ctrl-D): leave
+
+    def writeConnectionLost(self) -> None:
+        pass
+
+    def connectionLost(self, reason: Failure = Failure(ConnectionError())) -> None:
+        if self.client is not None:
+            self.client.leave()
         self.closed.callback(None)
 
 

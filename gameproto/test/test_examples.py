@@ -393,6 +393,22 @@ class TerminalTests(ExampleTestCase):
         self.assertEqual(lines, ["Connected as typist, 7x6 board. Waiting for an opponent...",
                                  "Disconnected."])
 
+    async def test_terminalScriptEndOfInput(self) -> None:
+        """The end of input (Ctrl-D) leaves: the goodbye printed, exit 0."""
+        port = self.startServer()
+
+        def answer(process: Process, line: str) -> None:
+            if line.startswith("Connected as "):
+                process.transport.closeStdin()  # type: ignore[union-attr]
+
+        process = self.spawnExample("connect4_terminal", "--port", str(port), "--nick", "typist",
+                                    onLine=answer)
+        code = await process.ended
+        lines = process.lines()
+        self.assertEqual((code, process.err), (0, b""), lines)
+        self.assertEqual(lines, ["Connected as typist, 7x6 board. Waiting for an opponent...",
+                                 "Disconnected."])
+
     async def runTerminalScript(self, websocket: bool) -> None:
         port = self.startServer(REAL)
         columns = iter(["x"] + [str(c) for c in [4, 3, 5, 2, 6, 1, 7] * 6])
