@@ -208,24 +208,47 @@ class Run:
         self.laneErrors.append(failure.getErrorMessage() or repr(failure.value))
 
 
-class BenchClient(CarcassonneClientProtocol):
-    """The library's client with its default hooks, counting what it sees."""
+class LaneMember:
+    """
+    What a lane (L{lane}) waits for of each client it starts: its room
+    joined, its game started, its end; what a run counts when it goes.
+    """
 
-    def __init__(self, run: Run, players: int) -> None:
-        super().__init__(players)
+    run: Run
+    finished: bool
+
+    def joinLane(self, run: Run) -> None:
         self.run = run
         self.joined: Deferred[None] = Deferred()
         self.startedGame: Deferred[None] = Deferred()
         self.done: Deferred[None] = Deferred()
         self.closed = False
-        self._sentAt = 0.0
 
     def connectFailed(self, reason: Any) -> None:
         self.run.connectFailures += 1
+        self.gone()
+
+    def gone(self) -> None:
+        """The connection is closed (or never made): the lane goes on."""
         self.closed = True
         for d in (self.joined, self.startedGame, self.done):
             if not d.called:
                 d.callback(None)
+
+    def lost(self) -> None:
+        """The connection closed: unexpected before the game's end."""
+        if not self.finished and not self.run.stopping:
+            self.run.unexpectedCloses += 1
+        self.gone()
+
+
+class BenchClient(LaneMember, CarcassonneClientProtocol):
+    """The library's client with its default hooks, counting what it sees."""
+
+    def __init__(self, run: Run, players: int) -> None:
+        super().__init__(players)
+        self.joinLane(run)
+        self._sentAt = 0.0
 
     def dataReceived(self, data: bytes) -> None:
         if self.run.measuring:
@@ -268,15 +291,10 @@ class BenchClient(CarcassonneClientProtocol):
 
     def connectionLost(self, reason: Any = None) -> None:
         super().connectionLost(reason)
-        self.closed = True
-        if not self.finished and not self.run.stopping:
-            self.run.unexpectedCloses += 1
-        for d in (self.joined, self.startedGame, self.done):
-            if not d.called:
-                d.callback(None)
+        self.lost()
 
 
-class ScriptedClient(Protocol):
+class ScriptedClient(LaneMember, Protocol):
     """
     A light client: it replays a game the rules engine's bot played
     beforehand (each MOVE's bytes made once, with its token to fill in),
@@ -286,13 +304,9 @@ class ScriptedClient(Protocol):
     """
 
     def __init__(self, run: Run, players: int, script: list[bytes]) -> None:
-        self.run = run
+        self.joinLane(run)
         self.players = players
         self.script = script
-        self.joined: Deferred[None] = Deferred()
-        self.startedGame: Deferred[None] = Deferred()
-        self.done: Deferred[None] = Deferred()
-        self.closed = False
         self.finished = False
         self.members = 1
         self.readySent = False
@@ -301,13 +315,6 @@ class ScriptedClient(Protocol):
         self.movedFirst = False
         self._buffer = b""
         self._sentAt = 0.0
-
-    def connectFailed(self, reason: Any) -> None:
-        self.run.connectFailures += 1
-        self.closed = True
-        for d in (self.joined, self.startedGame, self.done):
-            if not d.called:
-                d.callback(None)
 
     def connectionMade(self) -> None:
         self._write(b"HELLO 0\n")
@@ -378,12 +385,7 @@ class ScriptedClient(Protocol):
                 return
 
     def connectionLost(self, reason: Any = None) -> None:
-        self.closed = True
-        if not self.finished and not self.run.stopping:
-            self.run.unexpectedCloses += 1
-        for d in (self.joined, self.startedGame, self.done):
-            if not d.called:
-                d.callback(None)
+        self.lost()
 
 
 def scripts(players: int, count: int, seed: int) -> list[list[bytes]]:

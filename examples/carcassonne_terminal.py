@@ -35,7 +35,7 @@ import argparse
 import random
 import sys
 from collections import Counter
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 from twisted.internet import task
 from twisted.internet.defer import Deferred
@@ -58,6 +58,7 @@ from gameproto.games.carcassonne import (
     CarcassonneView,
     carcassonneBot,
 )
+from gameproto.terminal import leaveAtShutdown
 
 SIDES = "NESW"
 STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))
@@ -469,32 +470,6 @@ def parseArguments(argv: Sequence[str]) -> argparse.Namespace:
     if not 2 <= args.players <= 5:
         parser.error("--players must be 2 to 5")
     return args
-
-
-def leaveAtShutdown(reactor: Any, leave: Callable[[], None], gone: Deferred[Any],
-                    seconds: float = 2.0) -> None:
-    """
-    Ctrl-C stops the reactor: leave as ``q`` does, and keep the reactor
-    running until everything is said and printed (``gone`` fires: the
-    keyboard's output is closed once the connection is; ``seconds`` at
-    most), so that the goodbye is sent and the person reads that they left,
-    not that the server hung up.
-    """
-    def leaving() -> Deferred[None]:
-        left: Deferred[None] = Deferred()
-
-        def closed(result: object) -> object:
-            if not left.called:
-                left.callback(None)
-            return result
-
-        leave()
-        timer = reactor.callLater(seconds, closed, None)
-        left.addCallback(lambda _: timer.cancel() if timer.active() else None)
-        gone.addBoth(closed)
-        return left
-
-    reactor.addSystemEventTrigger("before", "shutdown", leaving)
 
 
 async def main(reactor: IReactorTCP, *argv: str) -> None:

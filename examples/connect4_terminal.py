@@ -38,6 +38,7 @@ from zope.interface import implementer
 from gameproto.connect4 import wire
 from gameproto.connect4.protocol import Connect4ClientProtocol
 from gameproto.games.connect4 import Board
+from gameproto.terminal import leaveAtShutdown
 from gameproto.web.websocket import connectMessageProtocol
 
 MARKS = ("X", "O")
@@ -311,32 +312,6 @@ def parseArguments(argv: tuple[str, ...]) -> argparse.Namespace:
     if not wire.isValidNick(args.nick):
         parser.error(f"--nick {args.nick!r}: 1 to 16 of A-Z a-z 0-9 _ -")
     return args
-
-
-def leaveAtShutdown(reactor: Any, leave: Callable[[], None], gone: Deferred[Any],
-                    seconds: float = 2.0) -> None:
-    """
-    Ctrl-C stops the reactor: leave as ``q`` does, and keep the reactor
-    running until everything is said and printed (``gone`` fires: the
-    keyboard's output is closed once the connection is; ``seconds`` at
-    most), so that the goodbye is sent and the person reads that they left,
-    not that the server hung up.
-    """
-    def leaving() -> Deferred[None]:
-        left: Deferred[None] = Deferred()
-
-        def closed(result: object) -> object:
-            if not left.called:
-                left.callback(None)
-            return result
-
-        leave()
-        timer = reactor.callLater(seconds, closed, None)
-        left.addCallback(lambda _: timer.cancel() if timer.active() else None)
-        gone.addBoth(closed)
-        return left
-
-    reactor.addSystemEventTrigger("before", "shutdown", leaving)
 
 
 async def main(reactor: IReactorTCP, *argv: str) -> None:

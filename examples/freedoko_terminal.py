@@ -40,6 +40,7 @@ from zope.interface import implementer
 from gameproto.freedoko.client import FreeDokoClientProtocol
 from gameproto.games import doppelkopf as dk
 from gameproto.games.doppelkopf import DoppelkopfView, GameSummary, Reservation, Trick
+from gameproto.terminal import leaveAtShutdown
 
 Question = Literal["reservation", "poverty shift", "poverty answer", "poverty return",
                    "announcement", "card"]
@@ -384,32 +385,6 @@ def parseArguments(argv: Sequence[str]) -> argparse.Namespace:
     if args.script is not None and not args.script.is_file():
         parser.error(f"--script {args.script}: no such file")
     return args
-
-
-def leaveAtShutdown(reactor: Any, leave: Callable[[], None], gone: Deferred[Any],
-                    seconds: float = 2.0) -> None:
-    """
-    Ctrl-C stops the reactor: leave as ``q`` does, and keep the reactor
-    running until everything is said and printed (``gone`` fires: the
-    keyboard's output is closed once the connection is; ``seconds`` at
-    most), so that the goodbye is sent and the person reads that they left,
-    not that the server hung up.
-    """
-    def leaving() -> Deferred[None]:
-        left: Deferred[None] = Deferred()
-
-        def closed(result: object) -> object:
-            if not left.called:
-                left.callback(None)
-            return result
-
-        leave()
-        timer = reactor.callLater(seconds, closed, None)
-        left.addCallback(lambda _: timer.cancel() if timer.active() else None)
-        gone.addBoth(closed)
-        return left
-
-    reactor.addSystemEventTrigger("before", "shutdown", leaving)
 
 
 async def main(reactor: IReactorTCP, *argv: str) -> None:

@@ -58,6 +58,7 @@ from gameproto.games.tarot import (
 )
 from gameproto.maitretarot import wire
 from gameproto.maitretarot.protocol import MaitreTarotClientProtocol
+from gameproto.terminal import leaveAtShutdown
 
 BOTS_COME = ("the server's bots take the empty places once the table's first player "
              "has waited --maitretarot-bots-after seconds (a server option, 30 by default)")
@@ -433,32 +434,6 @@ def parseArguments(argv: Sequence[str]) -> argparse.Namespace:
     if args.nick is not None and not 0 < len(args.nick.encode("utf-8")) <= wire.NICK_LIMIT:
         parser.error(f"--nick {args.nick!r}: 1 to {wire.NICK_LIMIT} bytes of UTF-8")
     return args
-
-
-def leaveAtShutdown(reactor: Any, leave: Callable[[], None], gone: Deferred[Any],
-                    seconds: float = 2.0) -> None:
-    """
-    Ctrl-C stops the reactor: leave as ``q`` does, and keep the reactor
-    running until everything is said and printed (``gone`` fires: the
-    keyboard's output is closed once the connection is; ``seconds`` at
-    most), so that the goodbye is sent and the person reads that they left,
-    not that the server hung up.
-    """
-    def leaving() -> Deferred[None]:
-        left: Deferred[None] = Deferred()
-
-        def closed(result: object) -> object:
-            if not left.called:
-                left.callback(None)
-            return result
-
-        leave()
-        timer = reactor.callLater(seconds, closed, None)
-        left.addCallback(lambda _: timer.cancel() if timer.active() else None)
-        gone.addBoth(closed)
-        return left
-
-    reactor.addSystemEventTrigger("before", "shutdown", leaving)
 
 
 async def main(reactor: IReactorTCP, *argv: str) -> None:

@@ -379,27 +379,19 @@ class TerminalTests(ExampleTestCase):
 
     async def test_terminalScriptInterrupted(self) -> None:
         """Ctrl-C (SIGINT) while waiting for an opponent: the client says goodbye, exit 0."""
-        port = self.startServer()
-
-        def answer(process: Process, line: str) -> None:
-            if line.startswith("Connected as "):
-                process.transport.signalProcess("INT")  # type: ignore[union-attr]
-
-        process = self.spawnExample("connect4_terminal", "--port", str(port), "--nick", "typist",
-                                    onLine=answer)
-        code = await process.ended
-        lines = process.lines()
-        self.assertEqual((code, process.err), (0, b""), lines)
-        self.assertEqual(lines, ["Connected as typist, 7x6 board. Waiting for an opponent...",
-                                 "Disconnected."])
+        await self.leaveWaiting(lambda transport: transport.signalProcess("INT"))
 
     async def test_terminalScriptEndOfInput(self) -> None:
         """The end of input (Ctrl-D) leaves: the goodbye printed, exit 0."""
+        await self.leaveWaiting(lambda transport: transport.closeStdin())
+
+    async def leaveWaiting(self, leave: Callable[[Any], object]) -> None:
+        """``leave(transport)`` once the client waits for an opponent: it says goodbye, exit 0."""
         port = self.startServer()
 
         def answer(process: Process, line: str) -> None:
             if line.startswith("Connected as "):
-                process.transport.closeStdin()  # type: ignore[union-attr]
+                leave(process.transport)
 
         process = self.spawnExample("connect4_terminal", "--port", str(port), "--nick", "typist",
                                     onLine=answer)

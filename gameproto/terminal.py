@@ -1,0 +1,39 @@
+"""
+What the programs that play in a terminal share (the terminal clients of
+C{examples/}): leaving a game when the person presses Ctrl-C.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from twisted.internet.defer import Deferred
+
+__all__ = ["leaveAtShutdown"]
+
+
+def leaveAtShutdown(reactor: Any, leave: Callable[[], None], gone: Deferred[Any],
+                    seconds: float = 2.0) -> None:
+    """
+    Ctrl-C stops the reactor: leave as ``q`` does, and keep the reactor
+    running until everything is said and printed (``gone`` fires: the
+    keyboard's output is closed once the connection is; ``seconds`` at
+    most), so that the goodbye is sent and the person reads that they left,
+    not that the server hung up.
+    """
+    def leaving() -> Deferred[None]:
+        left: Deferred[None] = Deferred()
+
+        def closed(result: object) -> object:
+            if not left.called:
+                left.callback(None)
+            return result
+
+        leave()
+        timer = reactor.callLater(seconds, closed, None)
+        left.addCallback(lambda _: timer.cancel() if timer.active() else None)
+        gone.addBoth(closed)
+        return left
+
+    reactor.addSystemEventTrigger("before", "shutdown", leaving)
+
