@@ -21,11 +21,12 @@ follower's zones are, ``q`` to leave.  Each tile is three lines of seven charact
     R k*N C     its letter (k for tile-k), and a follower: * yours, 1-5 another
     +--F--+     player's (the number the server gives it), and its zone
 
-A placement that breaks the rules is explained and asked again, never sent;
+A placement that breaks the rules is explained and asked again, never sent
+(one the server refuses all the same is said so, with the reason, and asked again);
 scores are the rules engine's, on this client's board.  The server gives
 60 seconds per move by default (``--carcassonne-timeout``).
 
-Exit status: 0 at FINISH (or after ``q``); 1, with a message on stderr, if
+Exit status: 0 at the end of the game (or after ``q``); 1, with a message on stderr, if
 the connection fails or is closed before the game ends.
 """
 
@@ -306,9 +307,9 @@ class TerminalClient(CarcassonneClientProtocol):
 
     def moveRefused(self, move: wire.Move) -> None:
         problem = self.problemWith((move.tile, move.x, move.y, move.orientation, move.pawn))
-        self.out(f"MOVENACK: the referee refused "
-                 f"{self.describe(move.tile, move.x, move.y, move.orientation, move.pawn)} "
-                 f"({problem or 'this board allows it: the referee sees another'}). "
+        self.out(f"The server refused your move, "
+                 f"{self.describe(move.tile, move.x, move.y, move.orientation, move.pawn)}: "
+                 f"{problem or 'this board allows it, the server sees another board'}. "
                  "Choose again.")
 
     def moveReceived(self, move: wire.Move, accepted: bool) -> None:
@@ -316,10 +317,11 @@ class TerminalClient(CarcassonneClientProtocol):
         if accepted:
             self.out(f"Player {move.n} placed {what}. Scores: {self.scoreLine(self.scores)}")
         else:
-            self.out(f"Player {move.n} played {what}, which breaks the rules: MOVENACK sent.")
+            self.out(f"Player {move.n} played {what}, which breaks the rules: "
+                     "this client refused it.")
 
     def gameStopped(self) -> None:
-        self.out("MOVENACK: a player refused the last move; the game stops.")
+        self.out("A player refused the last move as breaking the rules; the game stops.")
 
     def gameFinished(self, number: int) -> None:
         self._forget()
@@ -328,11 +330,11 @@ class TerminalClient(CarcassonneClientProtocol):
             for seat in score.seats:
                 final[seat] += score.points
         self.final = final
-        by = "the server" if number == 0 else f"player {number}"
+        by = "" if number == 0 else f" (player {number} ended it)"
         self.out("")
         for line in render(self.rules):
             self.out(line)
-        self.out(f"Game over (FINISH from {by}): {len(self.board)} tiles on the board.")
+        self.out(f"The game is over{by}: {len(self.board)} tiles on the board.")
         self.out(f"Final scores (with the incomplete features and the farms): "
                  f"{self.scoreLine(final)}")
         best = winners(final, self.seats())
@@ -344,7 +346,8 @@ class TerminalClient(CarcassonneClientProtocol):
             self.out(f"Result: {' and '.join(self.seatName(s) for s in best)} won.")
 
     def noopReceived(self) -> None:
-        self.out("The server did not understand or allow our last message (NOOP).")
+        self.out("The server did not understand or did not allow the last line this "
+                 "client sent.")
 
     def connectionLost(self, reason: Failure = Failure(ConnectionError())) -> None:
         super().connectionLost(reason)

@@ -38,6 +38,8 @@ SETTINGS = CarcassonneSettings(timeout=10, ackTimeout=10, referee=True, botsAfte
 
 PROMPT = "Your move (a "
 HINT = re.compile(r"Hint: (\d+ \d+ [NESW](?: [A-Z]+)?)$")
+JARGON = re.compile(r"\b(?:MOVENACK|MOVEACK|MOVE|FINISH|NOOP|READY|TOKEN|HELLO|CLOSE)\b")
+"""Protocol words, which nothing the person reads should hold."""
 FINAL = re.compile(r"Final scores \(with the incomplete features and the farms\): "
                    r"you \((\w+)\) (\d+), player 2 (\d+)$")
 
@@ -170,6 +172,24 @@ class RenderTests(SynchronousTestCase):
                          + " (or none; zones shows where they are).")
         self.assertFalse(client._answer.called)
 
+    def test_plainWords(self) -> None:
+        """What the server or the other players did is said in words, not in protocol words."""
+        lines: list[str] = []
+        client = TerminalClient("alice", lines.append)
+        client.moveReceived(wire.Move(2, "tile-u", 72, 72, "N", None, 1), False)
+        client.gameStopped()
+        client.noopReceived()
+        client.gameFinished(2)
+        self.assertEqual(lines[:3], [
+            "Player 2 played a straight road (u) at (72, 72) N, no follower, which breaks "
+            "the rules: this client refused it.",
+            "A player refused the last move as breaking the rules; the game stops.",
+            "The server did not understand or did not allow the last line this client sent.",
+        ])
+        self.assertTrue([line for line in lines
+                         if line.startswith("The game is over (player 2 ended it): ")], lines)
+        self.assertEqual([line for line in lines if JARGON.search(line)], [])
+
     def test_typedWhenNotAsked(self) -> None:
         lines: list[str] = []
         client = TerminalClient("alice", lines.append)
@@ -236,7 +256,7 @@ class TerminalTests(ExampleTestCase):
         self.assertEqual(lines.count("Everybody accepted your move."), client.movesPlayed)
         received = [line for line in lines if line.startswith("Player 2 placed a ")]
         self.assertEqual(len(placed) + len(received), 71)
-        self.assertFalse([line for line in lines if line.startswith("MOVENACK")])
+        self.assertEqual([line for line in lines if JARGON.search(line)], [])
         self.assertEqual(len(client.board), 72)
 
         # The final scores are the referee's, replayed from the record.
@@ -247,21 +267,23 @@ class TerminalTests(ExampleTestCase):
                   (True, True): "Result: a draw."}[(referee[1] >= referee[2],
                                                     referee[2] >= referee[1])]
         self.assertEqual(lines[-4:], [
-            "Game over (FINISH from the server): 72 tiles on the board.",
+            "The game is over: 72 tiles on the board.",
             final.group(0), result, "Disconnected."])
 
     async def test_refusedMove(self) -> None:
-        """A placement the referee refuses: MOVENACK and its reason, then the turn goes on."""
+        """A placement the referee refuses: said in words with its reason, then the turn goes on."""
         port = self.startServer()
         typist = Typist(Careless, ["72 72 N"], quitAfter=1)
         client = typist.client
         await self.connect(port, client, client.done)
         self.assertIsNone(await client.done)
         lines = typist.lines
-        (refusal,) = [index for index, line in enumerate(lines) if line.startswith("MOVENACK")]
-        self.assertRegex(lines[refusal], r"^MOVENACK: the referee refused a [a-z -]+ \([a-x]\) "
-                         r"at \(72, 72\) N, no follower \(a [a-z -]+ \([a-x]\) does not fit "
-                         r"at \(72, 72\) N: \(72, 72\) already holds a tile\)\. Choose again\.$")
+        (refusal,) = [index for index, line in enumerate(lines)
+                      if line.startswith("The server refused your move")]
+        self.assertRegex(lines[refusal], r"^The server refused your move, a [a-z -]+ \([a-x]\) "
+                         r"at \(72, 72\) N, no follower: a [a-z -]+ \([a-x]\) does not fit "
+                         r"at \(72, 72\) N: \(72, 72\) already holds a tile\. Choose again\.$")
+        self.assertEqual([line for line in lines if JARGON.search(line)], [])
         self.assertTrue(lines[refusal + 1].startswith(PROMPT), lines[refusal + 1])
         self.assertEqual(client.movesPlayed, 1)
         self.assertEqual(lines[-1], "Disconnected.")
@@ -285,7 +307,7 @@ class TerminalTests(ExampleTestCase):
         lines = process.lines()
         self.assertEqual((code, process.err), (0, b""), lines[-5:])
         self.assertEqual(lines[0], "Connected as typist. Waiting for 1 opponent...")
-        self.assertEqual(lines[-4], "Game over (FINISH from the server): 72 tiles on the board.")
+        self.assertEqual(lines[-4], "The game is over: 72 tiles on the board.")
         final = FINAL.match(lines[-3])
         assert final is not None, lines[-3]
         self.assertEqual(final.group(1), "typist")
