@@ -15,7 +15,16 @@ At each turn the client draws a tile from what is left (the protocol lets
 each mover name its tile), draws the board around the tiles placed, and
 asks for a placement: ``x y orientation [zone]`` (``73 72 W`` or
 ``73 72 W SR``), ``hint`` for the rules engine's bot's suggestion, ``zones`` for where a
-follower's zones are, ``q`` to leave.  Each tile is three lines of seven characters::
+follower's zones are, ``help`` for the commands, ``q`` to leave.
+
+The board is drawn as wide as the terminal (``--width``, else the
+terminal's width, else 80 characters: nine columns of tiles).  A wider
+board shows the columns around the last tile placed, numbered on top, and
+a line saying which columns these are of all and whether the tile also
+fits outside them; ``view X`` shows the columns around column X (``view``
+alone: around the last move again), ``board`` the whole board in strips as
+wide as the terminal, one under the other, as the end of the game does.
+Each tile is three lines of seven characters::
 
     +--C--+     its north, east, south and west edges: C city, R road, F field
     R k*N C     its letter (k for tile-k), and a follower: * yours, 1-5 another
@@ -34,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import shutil
 import sys
 from collections import Counter
 from typing import Callable, Iterable, Mapping, Sequence
@@ -80,6 +90,14 @@ ZONES = (
 )
 """The follower zones (docs/games/carcassonne.md), shown at the start and on ``zones``."""
 
+HELP = (
+    "x y orientation [zone]: place your tile (73 72 N; 73 72 W SR: a follower on SR)",
+    "hint: the rules engine's bot's placement    zones: where a follower's zones are",
+    "view X: the board's columns around column X (view alone: around the last move)",
+    "board: the whole board, in strips as wide as the terminal    q: leave the game",
+)
+"""The commands, shown on ``help``."""
+
 LEGEND = ("Edges: C city, R road, F field; the tile's letter, then a follower "
           "(* yours, 1-5 a player's) and its zone; ? where your tile fits.")
 
@@ -102,17 +120,51 @@ def tileBlock(tile: str, orientation: str, follower: tuple[int, str] | None = No
     return [f"+--{n}--+", f"{w} {tile[-1]}{mark:<3}{e}", f"+--{s}--+"]
 
 
-def render(board: Board, fits: Iterable[tuple[int, int]] = ()) -> list[str]:
-    """
-    The board around its tiles (one free square of margin) as text lines:
-    the x coordinates on top, each row's y on the left, ``?`` on ``fits``.
-    """
-    free = set(fits)
+def extent(board: Board) -> tuple[range, range]:
+    """The columns and the rows of the board's tiles, with one free square of margin."""
     xs = [x for x, _ in board.tiles]
     ys = [y for _, y in board.tiles]
     left, right = max(min(xs) - 1, 0), min(max(xs) + 1, BOARD_SIZE - 1)
     top, bottom = max(min(ys) - 1, 0), min(max(ys) + 1, BOARD_SIZE - 1)
-    columns = range(left, right + 1)
+    return range(left, right + 1), range(top, bottom + 1)
+
+
+def fitting(width: int) -> int:
+    """How many columns of tiles a line of ``width`` characters holds (one at least)."""
+    return max(1, (width - 3) // (WIDTH + 1))
+
+
+def window(board: Board, width: int, focus: int) -> range:
+    """
+    The board's columns that fit in ``width`` characters: all of them, or
+    as many as fit, centred on column ``focus`` as far as the board allows.
+    """
+    columns, _ = extent(board)
+    shown = fitting(width)
+    if len(columns) <= shown:
+        return columns
+    first = min(max(focus - shown // 2, columns.start), columns.stop - shown)
+    return range(first, first + shown)
+
+
+def strips(board: Board, width: int) -> list[range]:
+    """The board's columns cut into strips of ``width`` characters, left to right."""
+    columns, _ = extent(board)
+    shown = fitting(width)
+    return [columns[i:i + shown] for i in range(0, len(columns), shown)]
+
+
+def render(board: Board, fits: Iterable[tuple[int, int]] = (),
+           columns: range | None = None) -> list[str]:
+    """
+    The board around its tiles (one free square of margin) as text lines:
+    the x coordinates on top, each row's y on the left, ``?`` on ``fits``;
+    only ``columns`` when given.
+    """
+    free = set(fits)
+    everything, ys = extent(board)
+    columns = everything if columns is None else columns
+    top, bottom = ys.start, ys.stop - 1
     lines = [("    " + " ".join(str(x).center(WIDTH) for x in columns)).rstrip()]
     for y in range(top, bottom + 1):
         rows = ["    ", f"{y:>3} ", "    "]
@@ -175,10 +227,12 @@ class TerminalClient(CarcassonneClientProtocol):
     """
 
     def __init__(self, name: str, out: Callable[[str], None], players: int = 2,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None, width: int = 80) -> None:
         super().__init__(players, rng)
         self.name = name
         self.out = out
+        self.width = width
+        self.focus: int | None = None
         self.done: Deferred[str | None] = Deferred()
         self.drawn: str | None = None
         self.final: Counter[int] | None = None
@@ -202,12 +256,46 @@ class TerminalClient(CarcassonneClientProtocol):
         follower = "no follower" if pawn is None else f"a follower on {pawn}"
         return f"{named(tile)} at ({x}, {y}) {orientation}, {follower}"
 
+    def fits(self) -> set[tuple[int, int]]:
+        """The squares where the drawn tile fits (none without a drawn tile)."""
+        if self.drawn is None:
+            return set()
+        return {(x, y) for x, y, _ in self.rules.placements(self.drawn)}
+
+    def showBoard(self) -> None:
+        """
+        The board as wide as the terminal: all of it if it fits, else the
+        columns around the last tile placed (or the column ``view`` chose),
+        and a line saying which columns these are.
+        """
+        fits = self.fits()
+        everything, _ = extent(self.rules)
+        focus = self.focus
+        if focus is None:
+            focus = next(reversed(self.rules.tiles))[0]
+        columns = window(self.rules, self.width, focus)
+        for line in render(self.rules, fits, columns):
+            self.out(line)
+        if columns == everything:
+            return
+        elsewhere = [side for side, hidden in (
+            ("left", any(x < columns.start for x, _ in fits)),
+            ("right", any(x >= columns.stop for x, _ in fits))) if hidden]
+        more = f" (? also {' and '.join(elsewhere)})" if elsewhere else ""
+        self.out(f"Columns {columns.start}-{columns[-1]} of {everything.start}-{everything[-1]}"
+                 f"{more}; view X or board shows the rest.")
+
+    def showWhole(self, fits: Iterable[tuple[int, int]] = ()) -> None:
+        """The whole board, in strips of columns as wide as the terminal."""
+        for columns in strips(self.rules, self.width):
+            for line in render(self.rules, fits, columns):
+                self.out(line)
+
     def showTurn(self) -> None:
         """The board with the squares where the drawn tile fits, the tile, the scores."""
         assert self.drawn is not None
         self.out("")
-        for line in render(self.rules, {(x, y) for x, y, _ in self.rules.placements(self.drawn)}):
-            self.out(line)
+        self.showBoard()
         self.out(LEGEND)
         self.out(f"Scores: {self.scoreLine(self.scores)}. "
                  f"Tiles left: {sum(self.pile.values())}. Followers left: {self.followersLeft()}.")
@@ -218,7 +306,7 @@ class TerminalClient(CarcassonneClientProtocol):
 
     def prompt(self) -> None:
         tile = "your tile" if self.drawn is None else named(self.drawn)
-        self.out(f"Your move ({tile}): x y orientation [zone], hint, zones, or q:")
+        self.out(f"Your move ({tile}): x y orientation [zone], hint, help, or q:")
 
     def suggestion(self) -> Placement | None:
         """The rules engine's bot's placement of the drawn tile."""
@@ -332,8 +420,7 @@ class TerminalClient(CarcassonneClientProtocol):
         self.final = final
         by = "" if number == 0 else f" (player {number} ended it)"
         self.out("")
-        for line in render(self.rules):
-            self.out(line)
+        self.showWhole()
         self.out(f"The game is over{by}: {len(self.board)} tiles on the board.")
         self.out(f"Final scores (with the incomplete features and the farms): "
                  f"{self.scoreLine(final)}")
@@ -372,8 +459,21 @@ class TerminalClient(CarcassonneClientProtocol):
             self.leave()
         elif text in ("zones", "zone", "z"):
             self.showZones()
-            if self._answer is not None and self.drawn is not None:
-                self.prompt()
+            self._promptAgain()
+        elif text in ("help", "?"):
+            for command in HELP:
+                self.out(command)
+            self._promptAgain()
+        elif text in ("board", "b"):
+            self.showWhole(self.fits())
+            self._promptAgain()
+        elif words and words[0].lower() in ("view", "v"):
+            if len(words) > 2 or (len(words) == 2 and not words[1].isdigit()):
+                self.out("Type view X (a column number), or view alone to follow the play.")
+            else:
+                self.focus = int(words[1]) if len(words) == 2 else None
+                self.showBoard()
+            self._promptAgain()
         elif self._answer is None or self.drawn is None:
             self.out("Nothing to answer now: wait (or q to quit).")
         elif text in ("hint", "h"):
@@ -414,6 +514,11 @@ class TerminalClient(CarcassonneClientProtocol):
         assert answered is not None
         self.out(f"You place {self.describe(*placement)}.")
         answered.callback(placement)
+
+    def _promptAgain(self) -> None:
+        """The question again, if one is waiting for its answer."""
+        if self._answer is not None and self.drawn is not None:
+            self.prompt()
 
     def _retry(self, problem: str) -> None:
         self.out(problem)
@@ -462,14 +567,25 @@ class Keyboard(LineReceiver):
 
 
 def parseArguments(argv: Sequence[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description="Play Carcassonne from a terminal.")
+    parser = argparse.ArgumentParser(
+        description="Play Carcassonne from a terminal.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="Commands at the prompt (help shows them too):\n  " + "\n  ".join(HELP)
+        + "\nThe board is drawn as wide as the terminal (--width): when it is wider, "
+        "its columns\naround the last move, with their numbers on top; view X and board "
+        "show the rest.")
     parser.add_argument("--host", default="127.0.0.1", help="server host (127.0.0.1)")
     parser.add_argument("--port", type=int, default=4002, help="server TCP port (4002)")
     parser.add_argument("--name", default="you",
                         help="your name on this screen (the protocol carries none)")
     parser.add_argument("--players", type=int, default=2,
                         help="say READY once the room has this many players, 2 to 5 (2)")
+    parser.add_argument("--width", type=int, default=None,
+                        help="characters a line of the board may take (the terminal's "
+                        "width, 80 if it has none)")
     args = parser.parse_args(argv)
+    if args.width is None:
+        args.width = shutil.get_terminal_size((80, 24)).columns
     if not 2 <= args.players <= 5:
         parser.error("--players must be 2 to 5")
     return args
@@ -483,7 +599,7 @@ async def main(reactor: IReactorTCP, *argv: str) -> None:
         redirectStandardIO=False)
     keyboard = Keyboard()
     StandardIO(keyboard, reactor=reactor)
-    client = TerminalClient(args.name, keyboard.show, args.players)
+    client = TerminalClient(args.name, keyboard.show, args.players, width=args.width)
     keyboard.client = client
     leaveAtShutdown(reactor, client.leave, keyboard.closed)
     try:

@@ -6,6 +6,7 @@ server's bot on 127.0.0.1, in process and as a process of its own.
 
 from __future__ import annotations
 
+import os
 import random
 import re
 from typing import Any, Callable
@@ -23,7 +24,7 @@ from gameproto.carcassonne.server import (
 from gameproto.engine.hub import Hub
 from gameproto.engine.record import replay
 from gameproto.engine.registry import builtins
-from gameproto.games.carcassonne import Board
+from gameproto.games.carcassonne import TILES, Board
 from gameproto.test.examples_harness import ExampleTestCase, Process, loadScript
 from gameproto.test.examples_harness import requireSourceTree
 
@@ -86,6 +87,14 @@ class Careless(TerminalClient):  # type: ignore[misc,valid-type]
             self.checked = True
             return None
         return super().problemWith(placement)  # type: ignore[no-any-return]
+
+
+def wide(board: Board) -> None:
+    """Tiles on both sides of the start tile, in row 72 from 61 to 84 (columns 60 to 85)."""
+    for x in [*range(73, 85), *range(71, 60, -1)]:
+        tile, orientation = next((tile, o) for tile in sorted(TILES)
+                                 for px, py, o in board.placements(tile) if (px, py) == (x, 72))
+        board.place(tile, x, 72, orientation)
 
 
 class RenderTests(SynchronousTestCase):
@@ -165,7 +174,7 @@ class RenderTests(SynchronousTestCase):
         client.drawn, client._answer = "tile-u", Deferred()
         client.feed(" Z ")
         self.assertEqual(lines, [*terminal.ZONES, "Your move (a straight road (u)): "
-                                 "x y orientation [zone], hint, zones, or q:"])
+                                 "x y orientation [zone], hint, help, or q:"])
         del lines[:]
         client.feed("72 71 N XX")
         self.assertEqual(lines[0], "'XX' is not a zone: " + " ".join(wire.ZONES)
@@ -189,6 +198,78 @@ class RenderTests(SynchronousTestCase):
         self.assertTrue([line for line in lines
                          if line.startswith("The game is over (player 2 ended it): ")], lines)
         self.assertEqual([line for line in lines if JARGON.search(line)], [])
+
+    def test_wideBoard(self) -> None:
+        """
+        A board wider than the terminal shows the columns around the last
+        move, numbered, and says where the others are; ``view X`` moves the
+        window, ``board`` shows everything in strips; no line is wider than
+        the terminal.
+        """
+        lines: list[str] = []
+        client = TerminalClient("alice", lines.append)
+        self.assertEqual(client.width, 80)
+        wide(client.rules)  # 60 to 85
+        self.assertEqual(terminal.render(client.rules)[0].split()[:2], ["60", "61"])
+        self.assertGreater(len(terminal.render(client.rules)[0]), 200)
+        client.drawn, client._answer = "tile-u", Deferred()
+        client.showTurn()
+        board = lines[1:lines.index(terminal.LEGEND)]
+        self.assertLessEqual(max(map(len, board)), 80)
+        # nine columns in 80 characters, around the last tile placed (61, 72)
+        self.assertEqual(board[0].split(), [str(x) for x in range(60, 69)])
+        self.assertEqual(board[-1], "Columns 60-68 of 60-85 (? also right); "
+                         "view X or board shows the rest.")
+        del lines[:]
+        client.feed("view 70")
+        self.assertEqual(lines[0].split(), [str(x) for x in range(66, 75)])
+        self.assertTrue(lines[-1].startswith(PROMPT), lines[-1])
+        self.assertIn("Columns 66-74 of 60-85 (? also left); "
+                      "view X or board shows the rest.", lines)
+        del lines[:]
+        client.feed("view 200")  # as far right as the board goes
+        self.assertEqual(lines[0].split(), [str(x) for x in range(77, 86)])
+        self.assertIn("Columns 77-85 of 60-85 (? also left); view X or board shows the rest.",
+                      lines)
+        del lines[:]
+        client.feed("view")
+        self.assertEqual(lines[0].split(), [str(x) for x in range(60, 69)])
+        del lines[:]
+        client.feed("board")
+        self.assertLessEqual(max(map(len, lines)), 80)
+        headers = [line.split() for line in lines if line.startswith("    ") and line.strip()
+                   and line.split()[0].isdigit()]
+        self.assertEqual(sum(headers, []), [str(x) for x in range(60, 86)])
+        self.assertEqual(len([line for line in lines if line.startswith(" 72 ")]), 3)
+        del lines[:]
+        client.feed("view x")
+        self.assertEqual(lines[0], "Type view X (a column number), or view alone to follow "
+                         "the play.")
+        del lines[:]
+        client.feed("help")
+        self.assertEqual(lines, [*terminal.HELP, lines[-1]])
+        self.assertTrue(lines[-1].startswith(PROMPT), lines[-1])
+        self.assertLessEqual(max(map(len, terminal.HELP)), 80)
+
+    def test_narrowBoard(self) -> None:
+        """A board that fits is drawn whole, with no word about columns."""
+        lines: list[str] = []
+        client = TerminalClient("alice", lines.append, width=220)
+        wide(client.rules)
+        client.drawn = "tile-u"
+        client.showTurn()
+        self.assertEqual(lines[1].split(), [str(x) for x in range(60, 86)])
+        self.assertFalse([line for line in lines if line.startswith("Columns ")])
+
+    def test_width(self) -> None:
+        """--width, else the terminal's width, else 80."""
+        self.assertEqual(terminal.parseArguments(["--width", "60"]).width, 60)
+        self.patch(terminal.shutil, "get_terminal_size",
+                   lambda fallback=(80, 24): os.terminal_size((132, 40)))
+        self.assertEqual(terminal.parseArguments([]).width, 132)
+        self.patch(terminal.shutil, "get_terminal_size",
+                   lambda fallback=(80, 24): os.terminal_size(fallback))
+        self.assertEqual(terminal.parseArguments([]).width, 80)
 
     def test_typedWhenNotAsked(self) -> None:
         lines: list[str] = []
@@ -257,6 +338,8 @@ class TerminalTests(ExampleTestCase):
         received = [line for line in lines if line.startswith("Player 2 placed a ")]
         self.assertEqual(len(placed) + len(received), 71)
         self.assertEqual([line for line in lines if JARGON.search(line)], [])
+        # the board fits an 80-column terminal, however wide it grew
+        self.assertLessEqual(max(len(line) for line in lines if "+--" in line), 80)
         self.assertEqual(len(client.board), 72)
 
         # The final scores are the referee's, replayed from the record.
