@@ -339,6 +339,10 @@ class ScriptedClient(LaneMember, Protocol):
             run.bytesIn += len(data)
             run.messagesIn += data.count(b"\n")
         *lines, self._buffer = (self._buffer + data).split(b"\n")
+        if len(self._buffer) > _LINE_LIMIT:  # (the server's lines are under 300 bytes)
+            run.laneErrors.append(f"a line over {_LINE_LIMIT} bytes from the server")
+            self.transport.loseConnection()  # type: ignore[union-attr]
+            return
         for line in lines:
             if self.closed or run.stopping:  # (at the end, the others' CLOSE as each goes)
                 return
@@ -535,6 +539,9 @@ async def netRun(args: argparse.Namespace, work: Path, rooms: int,
     result.update(readLog(logfile))
     return result
 
+
+_LINE_LIMIT = 4096
+"""The longest line a scripted client keeps (the library client's reader has the same)."""
 
 _SCRIPTS = 16
 """Games made beforehand for the scripted clients; their rooms take them in turn."""
