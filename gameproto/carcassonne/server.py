@@ -26,7 +26,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Mapping, cast
 
 import attrs
-from twisted.internet.defer import Deferred
+
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 

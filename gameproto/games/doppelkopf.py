@@ -2848,7 +2848,6 @@ class DoppelkopfParty:
                 return "?"
             return "you" if other == seat else f"P{other + 1}"
 
-        base = seat or 0
         phase = view.phase
         choices = self.choices(seat) if seat is not None else []
         title = f"Game {view.gameNumber + 1}"

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any, Iterator, cast
 
 from twisted.trial.unittest import SynchronousTestCase
@@ -270,8 +269,8 @@ class MaitreTarotRulesTests(SynchronousTestCase):
         """Each bid's contract and multiplier."""
         rows = tableRows(self.section(), "| bid | contract | multiplier |")
         self.assertEqual(len(rows), 4)
-        for bid, contract, multiplier, _ in rows:
-            self.assertTrue(contract.startswith(tarotRules.BID_NAMES[int(bid)]), contract)
+        for bid, named, multiplier, _ in rows:
+            self.assertTrue(named.startswith(tarotRules.BID_NAMES[int(bid)]), named)
             self.assertEqual(int(multiplier), tarotRules.MULTIPLIERS[int(bid)])
 
     def test_thresholds(self) -> None:
@@ -292,11 +291,11 @@ class MaitreTarotRulesTests(SynchronousTestCase):
         rows = tableRows(self.section(), "| contract | oudlers | points |")
         self.assertGreaterEqual(len(rows), 4)
         prime = {"nobody": None, "the taker": True, "the defence": False}
-        for contract, oudlers, points, petit, value, taker, defender in rows:
-            bid = max(b for b, name in enumerate(tarotRules.BID_NAMES) if contract.startswith(name))
+        for named, oudlers, points, petit, value, taker, defender in rows:
+            bid = max(b for b, name in enumerate(tarotRules.BID_NAMES) if named.startswith(name))
             won, scores = tarotRules.dealScores(bid, 0, 2 * int(points), int(oudlers),
                                                 prime[petit])
-            self.assertEqual((signed(taker), signed(defender)), (scores[0], scores[1]), contract)
+            self.assertEqual((signed(taker), signed(defender)), (scores[0], scores[1]), named)
             self.assertTrue(value.startswith("won" if won else "lost"), value)
             self.assertEqual(signed(value.rsplit("= ", 1)[1]), -scores[1], value)
 

@@ -17,9 +17,8 @@ poverties, marriages.
 from __future__ import annotations
 
 import os
-import random
 import tempfile
-from typing import Any, Callable, cast
+from typing import Any, cast
 
 from twisted.internet import reactor, task
 from twisted.python import log

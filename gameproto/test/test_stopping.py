@@ -20,7 +20,7 @@ from twisted.trial.unittest import SynchronousTestCase, TestCase
 from gameproto import tap
 from gameproto.carcassonne.server import CarcassonneSettings
 from gameproto.connect4 import wire
-from gameproto.engine.contract import Errors, Instructions, UnexpectedAction
+from gameproto.engine.contract import Errors, UnexpectedAction
 from gameproto.engine.hub import Hub, HubSettings
 from gameproto.engine.record import MemoryRecordStore
 from gameproto.engine.store import SQLiteRecordStore
