@@ -69,7 +69,7 @@ from gameproto.games.carcassonne import (
     CarcassonneView,
     carcassonneBot,
 )
-from gameproto.terminal import leaveAtShutdown
+from gameproto.terminal import leaveAtShutdown, number
 
 SIDES = "NESW"
 STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))
@@ -468,10 +468,11 @@ class TerminalClient(CarcassonneClientProtocol):
             self.showWhole(self.fits())
             self._promptAgain()
         elif words and words[0].lower() in ("view", "v"):
-            if len(words) > 2 or (len(words) == 2 and not words[1].isdigit()):
+            column = number(words[1]) if len(words) == 2 else None
+            if len(words) > 2 or (len(words) == 2 and column is None):
                 self.out("Type view X (a column number), or view alone to follow the play.")
             else:
-                self.focus = int(words[1]) if len(words) == 2 else None
+                self.focus = column
                 self.showBoard()
             self._promptAgain()
         elif self._answer is None or self.drawn is None:
@@ -489,7 +490,8 @@ class TerminalClient(CarcassonneClientProtocol):
 
     def _feedMove(self, words: list[str]) -> None:
         assert self.drawn is not None
-        if len(words) not in (3, 4) or not (words[0].isdigit() and words[1].isdigit()):
+        x, y = (number(words[0]), number(words[1])) if len(words) in (3, 4) else (None, None)
+        if x is None or y is None:
             self._retry("Type x y orientation [zone] (e.g. 73 72 N, or 73 72 W SR), "
                         "hint, zones, or q.")
             return
@@ -504,7 +506,7 @@ class TerminalClient(CarcassonneClientProtocol):
             self._retry(f"{words[3]!r} is not a zone: {' '.join(wire.ZONES)} (or none; "
                         "zones shows where they are).")
             return
-        placement: Placement = (self.drawn, int(words[0]), int(words[1]), orientation, pawn)
+        placement: Placement = (self.drawn, x, y, orientation, pawn)
         problem = self.problemWith(placement)
         if problem is not None:
             self._retry(f"Not sent: {problem}.")

@@ -40,7 +40,7 @@ from zope.interface import implementer
 from gameproto.freedoko.client import FreeDokoClientProtocol
 from gameproto.games import doppelkopf as dk
 from gameproto.games.doppelkopf import DoppelkopfView, GameSummary, Reservation, Trick
-from gameproto.terminal import leaveAtShutdown
+from gameproto.terminal import leaveAtShutdown, number
 
 Question = Literal["reservation", "poverty shift", "poverty answer", "poverty return",
                    "announcement", "card"]
@@ -306,12 +306,12 @@ class TerminalChild(FreeDokoClientProtocol):
                 cards = list(self.suggestion)
             else:
                 hand = self.sortedHand(view)
-                numbers = text.replace(",", " ").split()
-                if not all(n.isdigit() and int(n) < len(hand) for n in numbers) or len(
-                        set(numbers)) != len(numbers):
+                numbers = [number(n) for n in text.replace(",", " ").split()]
+                indexes = [n for n in numbers if n is not None and n < len(hand)]
+                if len(indexes) != len(numbers) or len(set(indexes)) != len(indexes):
                     self._retry("Type different card numbers of the list.")
                     return
-                cards = [hand[int(n)] for n in numbers]
+                cards = [hand[n] for n in indexes]
             if len(cards) != len(self.suggestion):
                 self._retry(f"Type {len(self.suggestion)} card numbers.")
                 return
@@ -319,8 +319,8 @@ class TerminalChild(FreeDokoClientProtocol):
             return
         if text == "":
             choice = self.suggestion
-        elif text.isdigit() and int(text) < len(self.choices):
-            choice = self.choices[int(text)]
+        elif (chosen := number(text)) is not None and chosen < len(self.choices):
+            choice = self.choices[chosen]
         else:
             self._retry(f"{text!r} is not one of the numbers shown.")
             return

@@ -58,7 +58,7 @@ from gameproto.games.tarot import (
 )
 from gameproto.maitretarot import wire
 from gameproto.maitretarot.protocol import MaitreTarotClientProtocol
-from gameproto.terminal import leaveAtShutdown
+from gameproto.terminal import leaveAtShutdown, number
 
 BOTS_COME = ("the server's bots take the empty places once the table's first player "
              "has waited --maitretarot-bots-after seconds (a server option, 30 by default)")
@@ -339,8 +339,7 @@ class TerminalClient(MaitreTarotClientProtocol):
         self.prompt()
 
     def _feedBid(self, text: str, view: TarotView) -> None:
-        bid = BID_NAMES.index(text) if text in BID_NAMES else (
-            int(text) if text.isdigit() else None)
+        bid = BID_NAMES.index(text) if text in BID_NAMES else number(text)
         if bid is None or bid not in legalBids(view.bids):
             self._retry(f"{text!r} is not a bid you may make now.")
             return
@@ -348,11 +347,11 @@ class TerminalClient(MaitreTarotClientProtocol):
         self.out(f"You bid: {BID_NAMES[bid]}.")
 
     def _feedDiscard(self, text: str, view: TarotView) -> None:
-        words = re.split(r"[\s,;]+", text) if text else []
-        if not all(w.isdigit() for w in words):
+        numbers = [number(w) for w in re.split(r"[\s,;]+", text)] if text else []
+        cards = [n for n in numbers if n is not None]
+        if len(cards) != len(numbers):
             self._retry(f"Type {CHIEN_SIZE} card numbers.")
             return
-        cards = [int(w) for w in words]
         problem = discardProblem(view.hand, cards)
         if problem is not None:
             self._retry(problem)
@@ -361,10 +360,10 @@ class TerminalClient(MaitreTarotClientProtocol):
         self.out(f"You discard: {labelled(sorted(cards))}")
 
     def _feedCard(self, text: str, view: TarotView) -> None:
-        if not text.isdigit():
+        card = number(text)
+        if card is None:
             self._retry("Type the number of a card (or q to quit).")
             return
-        card = int(text)
         if card not in view.hand:
             self._retry(f"You do not hold card {card}.")
             return

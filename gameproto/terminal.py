@@ -1,15 +1,28 @@
 """
 What the programs that play in a terminal share (the terminal clients of
-C{examples/}): leaving a game when the person presses Ctrl-C.
+C{examples/}): reading a typed number, and leaving a game when the person
+presses Ctrl-C.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable
 
 from twisted.internet.defer import Deferred
 
-__all__ = ["leaveAtShutdown"]
+__all__ = ["leaveAtShutdown", "number"]
+
+_NUMBER = re.compile(r"[0-9]{1,9}")
+
+
+def number(text: str) -> int | None:
+    """
+    The whole number ``text`` is, typed in the digits 0-9 (nine at most);
+    None for anything else.  (``str.isdigit`` also takes digits that
+    ``int`` refuses, such as ``²``, and ``int`` refuses more than 4,300.)
+    """
+    return int(text) if _NUMBER.fullmatch(text) else None
 
 
 def leaveAtShutdown(reactor: Any, leave: Callable[[], None], gone: Deferred[Any],

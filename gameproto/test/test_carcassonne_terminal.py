@@ -242,10 +242,12 @@ class RenderTests(SynchronousTestCase):
         self.assertEqual(sum(headers, []), [str(x) for x in range(60, 86)])
         self.assertEqual(len([line for line in lines if line.startswith(" 72 ")]), 3)
         del lines[:]
-        client.feed("view x")
-        self.assertEqual(lines[0], "Type view X (a column number), or view alone to follow "
-                         "the play.")
-        del lines[:]
+        # (int() refuses the last two)
+        for typed in ("view x", "view \u00b2", "view " + "9" * 5000):
+            client.feed(typed)
+            self.assertEqual(lines[0], "Type view X (a column number), or view alone to "
+                             "follow the play.")
+            del lines[:]
         client.feed("help")
         self.assertEqual(lines, [*terminal.HELP, lines[-1]])
         self.assertTrue(lines[-1].startswith(PROMPT), lines[-1])
