@@ -622,7 +622,7 @@ def layersPhase(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     from gameproto.tap import GC_THRESHOLD, tuneGarbageCollection
 
     before = set(reactor.getDelayedCalls())  # type: ignore[attr-defined]
-    thresholds = gc.get_threshold()
+    thresholds = gc.get_threshold() if hasattr(gc, "get_threshold") else None  # (not on PyPy)
     tuneGarbageCollection(GC_THRESHOLD)  # the server's own setting (twistd gameproto)
     scripts = _scripts(max(args.pairs, 1), args.seed)
     result: dict[str, Any] = {"pairs": args.pairs, "seconds": args.layers_seconds,
@@ -638,8 +638,9 @@ def layersPhase(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         for call in reactor.getDelayedCalls():  # type: ignore[attr-defined]
             if call not in before and call.active():
                 call.cancel()
-        gc.unfreeze()
-        gc.set_threshold(*thresholds)
+        if thresholds is not None:
+            gc.unfreeze()
+            gc.set_threshold(*thresholds)
     return result
 
 

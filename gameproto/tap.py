@@ -148,9 +148,10 @@ def tuneGarbageCollection(threshold: int) -> None:
     Leave what exists now (the service as it started: modules, engines,
     settings) out of every later collection, and collect the youngest
     generation every ``threshold`` objects allocated, the older ones every
-    20 collections of the one before; 0 changes nothing.
+    20 collections of the one before; 0 changes nothing, and so does a
+    Python without these settings (PyPy, whose collector is incremental).
     """
-    if threshold <= 0:
+    if threshold <= 0 or not hasattr(gc, "freeze"):
         return
     gc.collect()
     gc.freeze()

@@ -28,7 +28,10 @@ import os
 import sqlite3
 from typing import Any, Callable, Concatenate, Iterator, ParamSpec, TypeGuard
 
-import orjson
+try:  # the fast path for an action's JSON: orjson, where it is installed (not on PyPy)
+    import orjson
+except ImportError:  # pragma: no cover - the standard library writes them all
+    orjson = None  # type: ignore[assignment]
 from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IReactorTime
 from twisted.internet.task import LoopingCall
@@ -88,8 +91,8 @@ CREATE TABLE IF NOT EXISTS seat_tokens (
 _dump: Callable[[Any], str] = json.JSONEncoder(separators=(",", ":")).encode
 """Compact JSON (C{json.dumps} with these separators, without making an encoder each call)."""
 
-_ORJSON_PLAIN = (orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
-                 | orjson.OPT_PASSTHROUGH_SUBCLASS)
+_ORJSON_PLAIN = (0 if orjson is None else orjson.OPT_PASSTHROUGH_DATACLASS
+                 | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_SUBCLASS)
 """orjson writing only what the standard library writes the same way; the rest it refuses."""
 
 
@@ -103,6 +106,8 @@ def _dumpAction(value: Any) -> str:
     """
     if type(value) is int:
         return int.__repr__(value)
+    if orjson is None:
+        return _dump(value)
     try:
         text = orjson.dumps(value, option=_ORJSON_PLAIN)
     except TypeError:
@@ -166,8 +171,10 @@ class SQLiteRecordStore:
         self._damaged: set[int] = set()
         """The games found damaged (each logged once)."""
         self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
+        # Each PRAGMA's answer read to its end: a statement left open holds the
+        # database until its cursor is freed, which on PyPy waits for the collector.
+        self._db.execute("PRAGMA journal_mode=WAL").fetchall()
+        self._db.execute("PRAGMA synchronous=NORMAL").fetchall()
         self._db.executescript(_SCHEMA)
         (last,) = self._db.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()
         self._lastId: int = last
@@ -251,7 +258,7 @@ class SQLiteRecordStore:
         one on its own (C{wal_autocheckpoint=0}), and whoever checkpoints
         opens its own connection to the file.
         """
-        self._db.execute("PRAGMA wal_autocheckpoint=0")
+        self._db.execute("PRAGMA wal_autocheckpoint=0").fetchall()
 
     def catchUp(self) -> None:
         """

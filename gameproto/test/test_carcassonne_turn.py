@@ -21,6 +21,7 @@ from gameproto.carcassonne.turn import TurnInputs, TurnMachine, stateName
 from gameproto.engine.contract import JSON, Seat
 
 from .carcassonne_helpers import Conn, StubRules, makeServer, startGame
+from .runtime import onlyRefcounted
 
 MOVE = {"tile": "tile-u", "x": 72, "y": 73, "orientation": "N", "zone": None}
 
@@ -543,6 +544,7 @@ class TimeTests(SynchronousTestCase):
 class FreedTests(SynchronousTestCase):
     """A finished game is freed at once, without the garbage collector."""
 
+    @onlyRefcounted
     def test_finishedGameFreedAtOnce(self) -> None:
         """
         Once a game is over and its connections closed, the game, its turn

@@ -10,6 +10,7 @@ from twisted.internet.task import Clock
 from twisted.trial.unittest import SynchronousTestCase
 
 from gameproto.engine.clock import Deadline
+from gameproto.test.runtime import onlyRefcounted
 
 
 class DeadlineTests(SynchronousTestCase):
@@ -130,6 +131,7 @@ class DeadlineTests(SynchronousTestCase):
             self.clock.advance(10)
             self.assertEqual(self.fired, [start + 5])
 
+    @onlyRefcounted
     def test_keepsNothingOnceDone(self) -> None:
         """
         A timeout run out or cancelled keeps nothing of what it would call

@@ -24,6 +24,7 @@ from gameproto.enginejson.server import DisplayCache
 from gameproto.games.tarot import tarotBot
 from gameproto.jsonutil import _SURROGATE, MAX_DEPTH, _surelyPlain, _whyNotPlain, plainJSON
 
+from .runtime import needsOrjson
 from .test_enginejson import Client, Harness, tarot
 
 _scalars = st.one_of(
@@ -91,6 +92,7 @@ class DisplayEncodingTests(SynchronousTestCase):
             self.assertEqual(encoded, plainDisplays(displays[who]))
             self.assertEqual(described, [displays[who].asJSON()])
 
+    @needsOrjson
     def test_splicedWhenTheyShare(self) -> None:
         """Two seats' boards, the same tags but the last: the second is copied, not encoded."""
         board = tuple({"tag": "circle", "cx": 20.0 * i, "cy": 1.5, "r": 16.0} for i in range(8))
@@ -227,7 +229,8 @@ class SentAsThePlainPathTests(SynchronousTestCase):
             self.assertTrue(table.finished)
         self.assertGreater(checked, 80)
         self.assertGreater(self.clocks, 40)
-        self.assertGreater(harness.server.displays.spliced, 40)
+        if wire._fragment is not None:  # (orjson's: what splices)
+            self.assertGreater(harness.server.displays.spliced, 40)
 
     def test_tarot(self) -> None:
         """A Tarot seat (its hand hidden from the others) and a spectator."""

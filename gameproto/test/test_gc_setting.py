@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import gc
 import os
+import types
+import unittest
 
 from twisted.internet.task import Clock
 from twisted.python import usage
@@ -25,6 +27,7 @@ def parse(*argv: str, twistd: bool = False) -> tap.Options:
     return options
 
 
+@unittest.skipUnless(hasattr(gc, "freeze"), "CPython's collector settings (PyPy has none)")
 class GarbageCollectionTests(SynchronousTestCase):
     """L{tap.tuneGarbageCollection} and who it applies to."""
 
@@ -81,3 +84,21 @@ class GarbageCollectionTests(SynchronousTestCase):
         """A negative threshold is a usage error naming the option."""
         error = self.assertRaises(usage.UsageError, parse, "--gc-threshold", "-1")
         self.assertIn("--gc-threshold", str(error))
+
+
+class WithoutSettingsTests(SynchronousTestCase):
+    """A collector without CPython's settings: PyPy's."""
+
+    def test_leftAsItIs(self) -> None:
+        """Nothing is asked of it, and a service run by twistd starts."""
+        collected: list[None] = []
+        self.patch(tap, "gc", types.SimpleNamespace(collect=lambda: collected.append(None)))
+        tap.tuneGarbageCollection(12345)
+        self.assertEqual(collected, [])
+        db = os.path.abspath(self.mktemp())
+        service = tap.makeService(parse("--db", db, *onlyPorts(connect4=LOCAL), twistd=True),
+                                  Clock())
+        self.addCleanup(service.hub.store.close)
+        service.startService()
+        self.addCleanup(service.stopService)
+        self.assertTrue(service.running)

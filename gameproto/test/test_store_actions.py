@@ -20,6 +20,7 @@ from twisted.trial.unittest import SynchronousTestCase
 from gameproto.engine.outbox import Outbox
 from gameproto.engine.record import GameRecord, RecordedAction
 from gameproto.engine.store import SQLiteRecordStore, _dump, _dumpAction
+from gameproto.test.runtime import needsOrjson
 
 _json = st.recursive(
     st.none() | st.booleans() | st.integers() | st.integers(-2**70, 2**70)
@@ -61,6 +62,15 @@ class DumpActionTests(SynchronousTestCase):
                       {"a": _Colour.RED}, {"s": "\ud800"}):
             self.assertEqual(_dumpAction(value), _dump(value))
 
+    def test_withoutOrjson(self) -> None:
+        """Without orjson (PyPy), every action is the standard library's text."""
+        from gameproto.engine import store
+
+        self.patch(store, "orjson", None)
+        for value in (3, {"tile": "tile-d", "x": 72, "zone": None}, ["é", 1.5, {"a": math.nan}]):
+            self.assertEqual(_dumpAction(value), _dump(value))
+
+    @needsOrjson
     def test_nullsWrittenByOrjson(self) -> None:
         """
         A null that is a null (a move without a follower) or a word holding

@@ -89,6 +89,52 @@ class StoreTests(SynchronousTestCase):
         self.assertEqual(writer.logBytes(), size)
 
 
+class KeptCursors(sqlite3.Connection):
+    """
+    A connection whose cursors live on after their last use, as they do on
+    PyPy until its collector runs: a statement not read to its end stays open.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.kept: list[sqlite3.Cursor] = []
+
+    def execute(self, *args: Any) -> sqlite3.Cursor:
+        cursor = super().execute(*args)
+        self.kept.append(cursor)
+        return cursor
+
+
+class CursorsKeptTests(SynchronousTestCase):
+    """The store leaves no statement open, whenever its cursors are freed."""
+
+    def test_checkpointsWithCursorsKept(self) -> None:
+        """
+        The store's connection in WAL mode, its checkpoints made on another
+        connection, every cursor of both kept: nothing the store ran holds
+        the database.
+        """
+        connect = sqlite3.connect
+        connections: list[KeptCursors] = []
+
+        def keeping(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+            connection = connect(*args, factory=KeptCursors, **kwargs)
+            connections.append(connection)
+            return connection
+
+        self.patch(sqlite3, "connect", keeping)
+        writer = Writer(self)
+        checkpointer = Checkpointer(writer.store, Clock(), lambda f: Deferred())
+        checkpointer.start()
+        self.addCleanup(checkpointer.stop)
+        writer.write(20)
+        self.assertEqual(len(connections), 2)
+        self.assertTrue(os.path.exists(writer.path + "-wal"))
+        ((busy, logPages, copied),) = connections[1].execute(
+            "PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        self.assertEqual((busy, copied), (0, logPages))
+
+
 class CheckpointerTests(SynchronousTestCase):
     """The checkpointer's rounds, on a clock, its thread run when the test says."""
 

@@ -51,6 +51,7 @@ from gameproto.test.engine_helpers import (
     makeTable,
 )
 from gameproto.test.hardening_helpers import LogCapture
+from gameproto.test.runtime import onlyRefcounted
 
 
 @attrs.define
@@ -602,6 +603,7 @@ class TableTests(SynchronousTestCase):
         self.clock.advance(2)
         self.assertEqual(table.record.actions[-1].kind, "resign")
 
+    @onlyRefcounted
     def test_finishedTableFreedAtOnce(self) -> None:
         """
         A finished game is freed as soon as nobody holds it, without the
