@@ -692,6 +692,51 @@ class SpectatorTests(BrowserTestCase):
         self.assertEqual(record["status"], "finished")
 
 
+    @defer.inlineCallbacks
+    def test_tapNearAZone(self) -> Any:
+        """
+        On a phone, a finger's tap just outside a zone (within 22 px) plays
+        in it; a mouse click there, or a tap farther away, is refused.
+        """
+
+        def script(browser: Browser) -> Any:
+            page = browser.open(self.url)
+            page.set_viewport_size({"width": 390, "height": 844})
+            setName(page, "dora")
+            page.click("form.engine[data-engine=connect4] button.create")
+            waitState(page, "your-turn")
+            # 10 and 40 screen pixels under column 4's zone (the board's bottom).
+            near, far = (page.evaluate("""below => {
+                const svg = document.querySelector('#board svg');
+                svg.scrollIntoView({block: 'nearest'});
+                const zone = svg.querySelectorAll('rect.zone')[3].getBoundingClientRect();
+                return [zone.left + zone.width / 2, zone.bottom + below];
+            }""", below) for below in (10, 40))
+            tap = """([x, y, kind]) => document.elementFromPoint(x, y).dispatchEvent(
+                new PointerEvent('click', {pointerType: kind, clientX: x, clientY: y,
+                                           button: 0, detail: 1, bubbles: true}))"""
+            for point, kind in ((near, "mouse"), (far, "touch")):
+                page.evaluate("() => document.querySelector('#errors').replaceChildren()")
+                page.evaluate(tap, [*point, kind])
+                page.wait_for_selector("#errors li.error[data-subtype=OUT_OF_ZONE]")
+                self.assertEqual(boardState(page), "your-turn")
+                self.assertEqual(colouredCircles(page), 0)
+            column = zoneCenters(page)[3][0]
+            before = version(page)
+            page.evaluate(tap, [*near, "touch"])
+            page.wait_for_function(
+                "v => +document.querySelector('#board').dataset.version > v", arg=before)
+            waitState(page, "your-turn")
+            self.assertEqual(colouredCircles(page), 2)  # ours, and the bot's answer
+            stones = page.evaluate("""() => [...document.querySelectorAll('#board svg circle')]
+                .filter(c => !['#ffffff', 'none'].includes(c.getAttribute('fill')))
+                .map(c => +c.getAttribute('cx'))""")
+            self.assertIn(column, stones)  # a stone in column 4
+            self.assertEqual(page.locator("#errors li.error").count(), 0)
+
+        yield self.inBrowser(script)
+
+
 class ExternalEngineTests(BrowserTestCase):
 
     @property

@@ -1348,13 +1348,44 @@ function inZone(zone, x, y) {
   return zone.x <= x && x < zone.x + zone.width && zone.y <= y && y < zone.y + zone.height;
 }
 
+// A finger's tap this near a zone (CSS pixels) counts as in it: half of the
+// 44 px a touch target needs, so that a small zone drawn by a game (a
+// button of the display) is still easy to hit on a phone.
+const TAP_REACH_PX = 22;
+
+// Where a click at display point (x, y) lands: inside a zone as it is; a
+// tap (touch or pen) outside every zone moves to the nearest point of the
+// nearest zone within TAP_REACH_PX on the screen; else it stays (and is
+// outside every zone).
+function reachZone(svg, event, zones, x, y) {
+  if (!Array.isArray(zones) || zones.some((zone) => inZone(zone, x, y)) ||
+      !["touch", "pen"].includes(event.pointerType)) return {x, y};
+  const ctm = svg.getScreenCTM();
+  const box = svg.getBoundingClientRect();
+  const perPixel = ctm && ctm.a ? 1 / Math.abs(ctm.a) : Number(svg.dataset.width) / box.width;
+  let best = null;
+  let bestDistance = TAP_REACH_PX * perPixel;
+  for (const zone of zones) {
+    // The zone's nearest point with whole coordinates (what a click sends).
+    const nx = Math.min(Math.max(x, Math.ceil(zone.x)), Math.ceil(zone.x + zone.width) - 1);
+    const ny = Math.min(Math.max(y, Math.ceil(zone.y)), Math.ceil(zone.y + zone.height) - 1);
+    const distance = Math.hypot(nx - x, ny - y);
+    if (inZone(zone, nx, ny) && distance <= bestDistance && (best === null || distance < bestDistance)) {
+      best = {x: nx, y: ny};
+      bestDistance = distance;
+    }
+  }
+  return best || {x, y};
+}
+
 function boardClick(button, event) {
   const svg = $("#board svg");
   if (!svg || state.mode === "replay") return;
   const click = findRequest("CLICK");
   const pick = pickRequest();
   if (pick && button === "LEFT") {
-    const {x, y} = displayPoint(svg, event);
+    const point = displayPoint(svg, event);
+    const {x, y} = reachZone(svg, event, pick.pick.zones, point.x, point.y);
     const index = pick.pick.zones.findIndex((zone) => inZone(zone, x, y));
     if (index >= 0) {
       togglePick(index);
@@ -1378,7 +1409,9 @@ function boardClick(button, event) {
                   `${buttons.map((b) => b.toLowerCase()).join(" or ")} click.`, "WRONG_BUTTON");
     return;
   }
-  const {x, y, inside} = displayPoint(svg, event);
+  const point = displayPoint(svg, event);
+  const {x, y} = reachZone(svg, event, click.zones, point.x, point.y);
+  const inside = x >= 0 && y >= 0 && x < Number(svg.dataset.width) && y < Number(svg.dataset.height);
   if (!inside) {
     note("Click on the board itself.");
     return;
@@ -2091,7 +2124,7 @@ function setUp() {
     if (click && buttons.includes("DOUBLE")) {
       if (!buttons.includes("LEFT")) return;  // only a double click counts
       if (event.detail > 1) return;            // the second click of a double click
-      const copy = {clientX: event.clientX, clientY: event.clientY};
+      const copy = {clientX: event.clientX, clientY: event.clientY, pointerType: event.pointerType};
       clearTimeout(state.leftTimer);
       state.leftTimer = setTimeout(() => boardClick("LEFT", copy), DOUBLE_CLICK_MS);
       return;
