@@ -49,6 +49,7 @@ from gameproto.engine.contract import (
 from gameproto.games.carcassonne import (
     _PLACE,
     ORIENTATIONS,
+    TILE_WORDS,
     TILES,
     ZONES,
     CarcassonneGame,
@@ -124,16 +125,17 @@ class RelayedGame(CarcassonneGame):
         orientation, zone = str(move["orientation"]), move["zone"]
         assert isinstance(x, int) and isinstance(y, int)
         if tile not in TILES:
-            return f"there is no tile {tile}"
+            return f"there is no tile named {tile}"
+        words = TILE_WORDS[tile]  # (what players read; the move keeps the tile's id)
         if self.remaining[tile] <= 0:
-            return f"{tile} has no copy left"
+            return f"none is left of {words}"
         if not self.board.fits(tile, x, y, orientation):
-            return f"{tile} does not fit at ({x}, {y}) in orientation {orientation}"
+            return f"{words} does not fit at ({x}, {y}) in orientation {orientation}"
         if zone is not None:
             if self.left[seat] <= 0:
                 return f"player {seat + 1} has no follower left"
             if zone not in self.board.followerZones(tile, x, y, orientation):
-                return f"no follower may stand on {zone} of that {tile}"
+                return f"no follower may stand on {zone} of {words} there"
         return None
 
     # -- playing -------------------------------------------------------------------

@@ -23,7 +23,7 @@ from gameproto.carcassonne.protocol import CarcassonneClientProtocol, Placement
 from gameproto.carcassonne.server import MOVES, RELAY
 from gameproto.engine.contract import Errors
 from gameproto.engine.record import GameRecord, replay
-from gameproto.games.carcassonne import CARCASSONNE, CarcassonneGame
+from gameproto.games.carcassonne import CARCASSONNE, TILE_WORDS, CarcassonneGame
 from gameproto.test.service_helpers import Server
 
 
@@ -146,7 +146,8 @@ class RefereelessReplayTests(TestCase):
         tile, x, y, orientation, _ = cheat.cheated
         self.assertEqual(action["action"], {
             "tile": tile, "x": x, "y": y, "orientation": orientation, "zone": None,
-            "refused": f"{tile} does not fit at ({x}, {y}) in orientation {orientation}"})
+            "refused": f"{TILE_WORDS[tile]} does not fit at ({x}, {y}) in orientation "
+                       f"{orientation}"})
         before = replay(CARCASSONNE, record, index).instructions().game_state.text or ""
         after = replay(CARCASSONNE, record, index + 1).instructions().game_state.text
         self.assertNotIn("breaks the rules", before)

@@ -18,7 +18,7 @@ from gameproto.engine.contract import (
     UnexpectedAction,
 )
 from gameproto.engine.record import GameRecord, RecordedAction, replay
-from gameproto.games.carcassonne import CARCASSONNE, CarcassonneGame, carcassonneBot
+from gameproto.games.carcassonne import CARCASSONNE, TILES, CarcassonneGame, carcassonneBot
 from gameproto.games.carcassonne_relayed import MOVES, RelayedGame
 
 
@@ -93,11 +93,12 @@ class RelayedTests(SynchronousTestCase):
         self.assertEqual(step.events[0].data, move("tile-c", 72, 73, zone="C"))
         self.assertEqual(step.events[1].data, {
             "move": 2, "player": 2, "action": move("tile-c", 72, 73, zone="C"),
-            "reason": "tile-c does not fit at (72, 73) in orientation N"})
+            "reason": "a four-sided city with a shield does not fit at (72, 73) in orientation N"})
         text = step.game_state.text
         assert text is not None
-        self.assertTrue(text.startswith("move 2 (player 2) breaks the rules: tile-c does not "
-                                        "fit at (72, 73) in orientation N"), text)
+        self.assertTrue(text.startswith("move 2 (player 2) breaks the rules: a four-sided city "
+                                        "with a shield does not fit at (72, 73) in orientation "
+                                        "N"), text)
         self.assertEqual(sorted(game.board.tiles), [(72, 71), (72, 72)])
         self.assertEqual(game.remaining["tile-c"], 1)
         self.assertEqual(game.turn, 0)
@@ -123,13 +124,17 @@ class RelayedTests(SynchronousTestCase):
         game = relayed()
         self.assertIsNone(game.refusal(0, move("tile-c", 73, 72, zone="C")))
         accepted(game.act(0, move("tile-c", 73, 72, zone="C")))  # the start tile's city, east
-        self.assertEqual(game.refusal(1, move("tile-c", 74, 72)), "tile-c has no copy left")
+        self.assertEqual(game.refusal(1, move("tile-c", 74, 72)),
+                         "none is left of a four-sided city with a shield")
         # tile-e turned E: its city faces west, onto tile-c's city, which player 1 holds.
         self.assertIsNone(game.refusal(1, move("tile-e", 74, 72, "E")))
         self.assertEqual(game.refusal(1, move("tile-e", 74, 72, "E", "W")),
-                         "no follower may stand on W of that tile-e")
+                         "no follower may stand on W of a city edge there")
         self.assertEqual(game.refusal(1, move("tile-e", 1, 1)),
-                         "tile-e does not fit at (1, 1) in orientation N")
+                         "a city edge does not fit at (1, 1) in orientation N")
+        self.assertEqual(game.refusal(1, move("tile-z", 1, 1)), "there is no tile named tile-z")
+        for reason in (game.refusal(1, move(tile, 1, 1)) for tile in TILES):
+            self.assertNotIn("tile-", reason or "")  # players read the tiles in words
         self.assertIsNone(game.refusal(1, {"finish": True}))  # no move: nothing to judge
 
     def test_wordsAreNotTheVerdict(self) -> None:

@@ -39,6 +39,7 @@ from twisted.web.client import HTTPConnectionPool
 
 from gameproto.carcassonne.protocol import CarcassonneClientProtocol
 from gameproto.connect4.protocol import Connect4ClientProtocol
+from gameproto.games.carcassonne import TILE_WORDS
 from gameproto.games.connect4 import Board, choose_column
 from gameproto.web import api
 from gameproto.web.site import STATIC
@@ -1334,7 +1335,7 @@ class CarcassonneRefereelessTests(BrowserTestCase):
         yield client.done.addTimeout(10, reactor)
         assert client.cheated is not None
         tile, x, y, orientation, _ = client.cheated
-        why = f"{tile} does not fit at ({x}, {y}) in orientation {orientation}"
+        why = f"{TILE_WORDS[tile]} does not fit at ({x}, {y}) in orientation {orientation}"
         # The page names the seats: "player 2" is the TCP client, named player2.
         self.assertRegex(status, rf"^Game aborted: move 4 \(player ?2\) breaks the rules: "
                                  rf"{re.escape(why)}; .* this seat leaves the game\.$")
