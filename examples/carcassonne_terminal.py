@@ -45,6 +45,7 @@ import argparse
 import random
 import shutil
 import sys
+import textwrap
 from collections import Counter
 from typing import Callable, Iterable, Mapping, Sequence
 
@@ -100,6 +101,16 @@ HELP = (
 
 LEGEND = ("Edges: C city, R road, F field; the tile's letter, then a follower "
           "(* yours, 1-5 a player's) and its zone; ? where your tile fits.")
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """
+    ``text`` in lines of at most ``width`` characters, broken between words
+    (a word longer than that alone on its line); as it is if it fits.
+    """
+    if len(text) <= width:
+        return [text]
+    return textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)
 
 
 def seatMark(seat: int) -> str:
@@ -243,6 +254,11 @@ class TerminalClient(CarcassonneClientProtocol):
 
     # -- what the player sees ----------------------------------------------------
 
+    def say(self, text: str) -> None:
+        """Words, wrapped at the terminal's width (a drawing goes to ``out`` as it is)."""
+        for line in wrap(text, self.width):
+            self.out(line)
+
     def seatName(self, seat: int) -> str:
         return f"you ({self.name})" if seat == 0 else f"player {seat}"
 
@@ -282,7 +298,7 @@ class TerminalClient(CarcassonneClientProtocol):
             ("left", any(x < columns.start for x, _ in fits)),
             ("right", any(x >= columns.stop for x, _ in fits))) if hidden]
         more = f" (? also {' and '.join(elsewhere)})" if elsewhere else ""
-        self.out(f"Columns {columns.start}-{columns[-1]} of {everything.start}-{everything[-1]}"
+        self.say(f"Columns {columns.start}-{columns[-1]} of {everything.start}-{everything[-1]}"
                  f"{more}; view X or board shows the rest.")
 
     def showWhole(self, fits: Iterable[tuple[int, int]] = ()) -> None:
@@ -294,19 +310,19 @@ class TerminalClient(CarcassonneClientProtocol):
     def showTurn(self) -> None:
         """The board with the squares where the drawn tile fits, the tile, the scores."""
         assert self.drawn is not None
-        self.out("")
+        self.say("")
         self.showBoard()
-        self.out(LEGEND)
-        self.out(f"Scores: {self.scoreLine(self.scores)}. "
+        self.say(LEGEND)
+        self.say(f"Scores: {self.scoreLine(self.scores)}. "
                  f"Tiles left: {sum(self.pile.values())}. Followers left: {self.followersLeft()}.")
-        self.out(f"Your tile: {named(self.drawn)}, edges N E S W as drawn: "
+        self.say(f"Your tile: {named(self.drawn)}, edges N E S W as drawn: "
                  f"{' '.join(TILES[self.drawn].oriented('N').edges)}")
         for line in orientations(self.drawn):
             self.out(line)
 
     def prompt(self) -> None:
         tile = "your tile" if self.drawn is None else named(self.drawn)
-        self.out(f"Your move ({tile}): x y orientation [zone], hint, help, or q:")
+        self.say(f"Your move ({tile}): x y orientation [zone], hint, help, or q:")
 
     def suggestion(self) -> Placement | None:
         """The rules engine's bot's placement of the drawn tile."""
@@ -345,36 +361,38 @@ class TerminalClient(CarcassonneClientProtocol):
 
     def connectionMade(self) -> None:
         super().connectionMade()
-        self.out(f"Connected as {self.name}. Waiting for "
+        self.say(f"Connected as {self.name}. Waiting for "
                  f"{self.players - 1} opponent{'s' if self.players > 2 else ''}...")
         if self._leaving:
             self.leave()
 
     def alone(self) -> None:
-        self.out("Alone in the room: waiting for an opponent (the server's bot comes "
+        self.say("Alone in the room: waiting for an opponent (the server's bot comes "
                  "after a while when it has one).")
 
     def playerJoined(self, number: int) -> None:
-        self.out(f"Player {number} is here.")
+        self.say(f"Player {number} is here.")
 
     def playerLeft(self, number: int) -> None:
-        self.out(f"Player {number} left (a bot may take the seat).")
+        self.say(f"Player {number} left (a bot may take the seat).")
 
     def gameStarted(self) -> None:
-        self.out(f"The game starts: {', '.join(self.seatName(s) for s in self.seats())}. "
+        self.say(f"The game starts: {', '.join(self.seatName(s) for s in self.seats())}. "
                  f"The start tile, {named('tile-d')}, is at (72, 72).")
         self.showZones()
 
     def showZones(self) -> None:
-        for line in ZONES:
+        *drawing, key = ZONES
+        for line in drawing:
             self.out(line)
+        self.say(key)
 
     def chooseMove(self) -> Deferred[Placement | None] | None:
         if self._drawnFor != self.token:
             self._drawnFor = self.token
             self.drawn = self.draw()
             if self.drawn is None:
-                self.out("No tile left fits anywhere.")
+                self.say("No tile left fits anywhere.")
                 return None
             self.showTurn()
         self._answer = Deferred()
@@ -390,12 +408,12 @@ class TerminalClient(CarcassonneClientProtocol):
 
     def moveAccepted(self, board: dict[tuple[int, int], tuple[str, str]]) -> None:
         self.drawn = None
-        self.out("Everybody accepted your move.")
-        self.out(f"Scores: {self.scoreLine(self.scores)}")
+        self.say("Everybody accepted your move.")
+        self.say(f"Scores: {self.scoreLine(self.scores)}")
 
     def moveRefused(self, move: wire.Move) -> None:
         problem = self.problemWith((move.tile, move.x, move.y, move.orientation, move.pawn))
-        self.out(f"The server refused your move, "
+        self.say(f"The server refused your move, "
                  f"{self.describe(move.tile, move.x, move.y, move.orientation, move.pawn)}: "
                  f"{problem or 'this board allows it, the server sees another board'}. "
                  "Choose again.")
@@ -403,13 +421,13 @@ class TerminalClient(CarcassonneClientProtocol):
     def moveReceived(self, move: wire.Move, accepted: bool) -> None:
         what = self.describe(move.tile, move.x, move.y, move.orientation, move.pawn)
         if accepted:
-            self.out(f"Player {move.n} placed {what}. Scores: {self.scoreLine(self.scores)}")
+            self.say(f"Player {move.n} placed {what}. Scores: {self.scoreLine(self.scores)}")
         else:
-            self.out(f"Player {move.n} played {what}, which breaks the rules: "
+            self.say(f"Player {move.n} played {what}, which breaks the rules: "
                      "this client refused it.")
 
     def gameStopped(self) -> None:
-        self.out("A player refused the last move as breaking the rules; the game stops.")
+        self.say("A player refused the last move as breaking the rules; the game stops.")
 
     def gameFinished(self, number: int) -> None:
         self._forget()
@@ -419,21 +437,22 @@ class TerminalClient(CarcassonneClientProtocol):
                 final[seat] += score.points
         self.final = final
         by = "" if number == 0 else f" (player {number} ended it)"
-        self.out("")
+        self.say("")
         self.showWhole()
-        self.out(f"The game is over{by}: {len(self.board)} tiles on the board.")
-        self.out(f"Final scores (with the incomplete features and the farms): "
+        tiles = len(self.board)
+        self.say(f"The game is over{by}: {tiles} tile{'' if tiles == 1 else 's'} on the board.")
+        self.say(f"Final scores (with the incomplete features and the farms): "
                  f"{self.scoreLine(final)}")
         best = winners(final, self.seats())
         if best == [0]:
-            self.out("Result: you won!")
+            self.say("Result: you won!")
         elif 0 in best:
-            self.out("Result: a draw.")
+            self.say("Result: a draw.")
         else:
-            self.out(f"Result: {' and '.join(self.seatName(s) for s in best)} won.")
+            self.say(f"Result: {' and '.join(self.seatName(s) for s in best)} won.")
 
     def noopReceived(self) -> None:
-        self.out("The server did not understand or did not allow the last line this "
+        self.say("The server did not understand or did not allow the last line this "
                  "client sent.")
 
     def connectionLost(self, reason: Failure = Failure(ConnectionError())) -> None:
@@ -442,7 +461,7 @@ class TerminalClient(CarcassonneClientProtocol):
         if self._problem is None and not self.finished and not self._leaving:
             self._problem = ("the server closed the connection before the end of the game "
                              f"({reason.getErrorMessage()})")
-        self.out("Disconnected.")
+        self.say("Disconnected.")
         if not self.done.called:
             self.done.callback(self._problem)
 
@@ -462,7 +481,7 @@ class TerminalClient(CarcassonneClientProtocol):
             self._promptAgain()
         elif text in ("help", "?"):
             for command in HELP:
-                self.out(command)
+                self.say(command)
             self._promptAgain()
         elif text in ("board", "b"):
             self.showWhole(self.fits())
@@ -470,20 +489,20 @@ class TerminalClient(CarcassonneClientProtocol):
         elif words and words[0].lower() in ("view", "v"):
             column = number(words[1]) if len(words) == 2 else None
             if len(words) > 2 or (len(words) == 2 and column is None):
-                self.out("Type view X (a column number), or view alone to follow the play.")
+                self.say("Type view X (a column number), or view alone to follow the play.")
             else:
                 self.focus = column
                 self.showBoard()
             self._promptAgain()
         elif self._answer is None or self.drawn is None:
-            self.out("Nothing to answer now: wait (or q to quit).")
+            self.say("Nothing to answer now: wait (or q to quit).")
         elif text in ("hint", "h"):
             hint = self.suggestion()
             if hint is None:
-                self.out("The bot has no suggestion.")
+                self.say("The bot has no suggestion.")
             else:
                 _, x, y, orientation, pawn = hint
-                self.out(f"Hint: {x} {y} {orientation}{'' if pawn is None else ' ' + pawn}")
+                self.say(f"Hint: {x} {y} {orientation}{'' if pawn is None else ' ' + pawn}")
             self.prompt()
         else:
             self._feedMove(words)
@@ -514,7 +533,7 @@ class TerminalClient(CarcassonneClientProtocol):
         answered = self._answer
         self._forget()
         assert answered is not None
-        self.out(f"You place {self.describe(*placement)}.")
+        self.say(f"You place {self.describe(*placement)}.")
         answered.callback(placement)
 
     def _promptAgain(self) -> None:
@@ -523,7 +542,7 @@ class TerminalClient(CarcassonneClientProtocol):
             self.prompt()
 
     def _retry(self, problem: str) -> None:
-        self.out(problem)
+        self.say(problem)
         self.prompt()
 
     def leave(self) -> None:
@@ -583,8 +602,8 @@ def parseArguments(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--players", type=int, default=2,
                         help="say READY once the room has this many players, 2 to 5 (2)")
     parser.add_argument("--width", type=int, default=None,
-                        help="characters a line of the board may take (the terminal's "
-                        "width, 80 if it has none)")
+                        help="characters a line may take: the board is drawn that wide and "
+                        "sentences wrapped at it (the terminal's width, 80 if it has none)")
     args = parser.parse_args(argv)
     if args.width is None:
         args.width = shutil.get_terminal_size((80, 24)).columns

@@ -42,7 +42,15 @@ HINT = re.compile(r"Hint: (\d+ \d+ [NESW](?: [A-Z]+)?)$")
 JARGON = re.compile(r"\b(?:MOVENACK|MOVEACK|MOVE|FINISH|NOOP|READY|TOKEN|HELLO|CLOSE)\b")
 """Protocol words, which nothing the person reads should hold."""
 FINAL = re.compile(r"Final scores \(with the incomplete features and the farms\): "
-                   r"you \((\w+)\) (\d+), player 2 (\d+)$")
+                   r"you \((\w+)\) (\d+), player 2 (\d+)")
+"""The final scores, in the words of a game (its lines joined: L{prose})."""
+ZONES = [*terminal.ZONES[:-1], *terminal.wrap(terminal.ZONES[-1], 80)]
+"""The follower zones as an 80-column terminal shows them: the drawing, then its key wrapped."""
+
+
+def prose(lines: list[str]) -> str:
+    """What the lines say, their words joined again where a sentence was wrapped."""
+    return " ".join(lines)
 
 
 class Typist:
@@ -165,19 +173,19 @@ class RenderTests(SynchronousTestCase):
         client = TerminalClient("alice", lines.append)
         client.gameStarted()
         start = lines.index(terminal.ZONES[0])
-        self.assertEqual(lines[start:], list(terminal.ZONES))
+        self.assertEqual(lines[start:], ZONES)
         self.assertIn("     W  |   C   | E", lines)
         del lines[:]
         client.feed("zones")
-        self.assertEqual(lines, list(terminal.ZONES))
+        self.assertEqual(lines, ZONES)
         del lines[:]
         client.drawn, client._answer = "tile-u", Deferred()
         client.feed(" Z ")
-        self.assertEqual(lines, [*terminal.ZONES, "Your move (a straight road (u)): "
+        self.assertEqual(lines, [*ZONES, "Your move (a straight road (u)): "
                                  "x y orientation [zone], hint, help, or q:"])
         del lines[:]
         client.feed("72 71 N XX")
-        self.assertEqual(lines[0], "'XX' is not a zone: " + " ".join(wire.ZONES)
+        self.assertEqual(prose(lines[:2]), "'XX' is not a zone: " + " ".join(wire.ZONES)
                          + " (or none; zones shows where they are).")
         self.assertFalse(client._answer.called)
 
@@ -189,14 +197,15 @@ class RenderTests(SynchronousTestCase):
         client.gameStopped()
         client.noopReceived()
         client.gameFinished(2)
-        self.assertEqual(lines[:3], [
+        said = prose(lines)
+        self.assertTrue(said.startswith(
             "Player 2 played a straight road (u) at (72, 72) N, no follower, which breaks "
-            "the rules: this client refused it.",
-            "A player refused the last move as breaking the rules; the game stops.",
-            "The server did not understand or did not allow the last line this client sent.",
-        ])
-        self.assertTrue([line for line in lines
-                         if line.startswith("The game is over (player 2 ended it): ")], lines)
+            "the rules: this client refused it. "
+            "A player refused the last move as breaking the rules; the game stops. "
+            "The server did not understand or did not allow the last line this client sent. "),
+            lines)
+        self.assertIn(" The game is over (player 2 ended it): 1 tile on the board. ", said)
+        self.assertLessEqual(max(map(len, lines)), 80)
         self.assertEqual([line for line in lines if JARGON.search(line)], [])
 
     def test_wideBoard(self) -> None:
@@ -214,7 +223,7 @@ class RenderTests(SynchronousTestCase):
         self.assertGreater(len(terminal.render(client.rules)[0]), 200)
         client.drawn, client._answer = "tile-u", Deferred()
         client.showTurn()
-        board = lines[1:lines.index(terminal.LEGEND)]
+        board = lines[1:lines.index(terminal.wrap(terminal.LEGEND, 80)[0])]
         self.assertLessEqual(max(map(len, board)), 80)
         # nine columns in 80 characters, around the last tile placed (61, 72)
         self.assertEqual(board[0].split(), [str(x) for x in range(60, 69)])
@@ -273,6 +282,27 @@ class RenderTests(SynchronousTestCase):
                    lambda fallback=(80, 24): os.terminal_size(fallback))
         self.assertEqual(terminal.parseArguments([]).width, 80)
 
+    def test_wrapped(self) -> None:
+        """
+        Words are wrapped between words at the terminal's width, a word
+        longer than it alone on its line; drawings are shown as they are.
+        """
+        self.assertEqual(terminal.wrap("a b", 3), ["a b"])
+        self.assertEqual(terminal.wrap("one two three", 8), ["one two", "three"])
+        self.assertEqual(terminal.wrap("a-very-long-word b", 5), ["a-very-long-word", "b"])
+        lines: list[str] = []
+        client = TerminalClient("alice", lines.append, width=40)
+        client.drawn, client._answer = "tile-u", Deferred()
+        client.showTurn()
+        client.feed("help")
+        words = [line for line in lines if "+--" not in line and "|" not in line]
+        self.assertLessEqual(max(map(len, words)), 40)
+        self.assertIn("Edges: C city, R road, F field; the tile's letter, then a follower "
+                      "(* yours, 1-5 a player's) and its zone; ? where your tile fits.",
+                      prose(lines))
+        for line in terminal.orientations("tile-u"):
+            self.assertIn(line, lines)  # 34 characters: drawn whole
+
     def test_typedWhenNotAsked(self) -> None:
         lines: list[str] = []
         client = TerminalClient("alice", lines.append)
@@ -322,38 +352,36 @@ class TerminalTests(ExampleTestCase):
 
         self.assertEqual(lines[0], "Connected as alice. Waiting for 1 opponent...")
         self.assertIn("Player 2 is here.", lines)
+        said = prose(lines)
         self.assertIn("The game starts: you (alice), player 2. "
                       "The start tile, a city edge with a straight road (d), is at (72, 72).",
-                      lines)
+                      said)
         self.assertEqual(lines.count("Type x y orientation [zone] (e.g. 73 72 N, or 73 72 W SR), "
                                      "hint, zones, or q."), 1)
         # the zones are drawn once, at the start (and on "zones")
         self.assertEqual(lines.count(terminal.ZONES[0]), 1)
-        self.assertEqual(len([line for line in lines if line.startswith(
-            "Not sent: a ") and "(72, 72) already holds a tile" in line]), 1)
+        self.assertEqual(said.count("(72, 72) already holds a tile"), 1)
         self.assertEqual(lines.count("'X' is not an orientation: N, E, S or W."), 1)
-        self.assertEqual(len([line for line in lines if line.startswith("Not sent: ")
-                              and "(9, 9) touches no tile" in line]), 1)
+        self.assertEqual(said.count("(9, 9) touches no tile"), 1)
         placed = [line for line in lines if line.startswith("You place a ")]
         self.assertEqual(len(placed), client.movesPlayed)
         self.assertEqual(lines.count("Everybody accepted your move."), client.movesPlayed)
         received = [line for line in lines if line.startswith("Player 2 placed a ")]
         self.assertEqual(len(placed) + len(received), 71)
         self.assertEqual([line for line in lines if JARGON.search(line)], [])
-        # the board fits an 80-column terminal, however wide it grew
-        self.assertLessEqual(max(len(line) for line in lines if "+--" in line), 80)
+        # the board and the words fit an 80-column terminal, however wide the board grew
+        self.assertLessEqual(max(map(len, lines)), 80)
         self.assertEqual(len(client.board), 72)
 
         # The final scores are the referee's, replayed from the record.
-        (final,) = [m for m in map(FINAL.match, lines) if m]
+        (final,) = FINAL.finditer(said)
         referee = self.finalScores()
         self.assertEqual((int(final.group(2)), int(final.group(3))), (referee[1], referee[2]))
         result = {(True, False): "Result: you won!", (False, True): "Result: player 2 won.",
                   (True, True): "Result: a draw."}[(referee[1] >= referee[2],
                                                     referee[2] >= referee[1])]
-        self.assertEqual(lines[-4:], [
-            "The game is over: 72 tiles on the board.",
-            final.group(0), result, "Disconnected."])
+        self.assertTrue(said.endswith(f"The game is over: 72 tiles on the board. "
+                                      f"{final.group(0)} {result} Disconnected."), lines[-5:])
 
     async def test_refusedMove(self) -> None:
         """A placement the referee refuses: said in words with its reason, then the turn goes on."""
@@ -363,13 +391,14 @@ class TerminalTests(ExampleTestCase):
         await self.connect(port, client, client.done)
         self.assertIsNone(await client.done)
         lines = typist.lines
-        (refusal,) = [index for index, line in enumerate(lines)
-                      if line.startswith("The server refused your move")]
-        self.assertRegex(lines[refusal], r"^The server refused your move, a [a-z -]+ \([a-x]\) "
+        said = prose(lines)
+        self.assertEqual(said.count("The server refused your move"), 1)
+        self.assertRegex(said, r"The server refused your move, a [a-z -]+ \([a-x]\) "
                          r"at \(72, 72\) N, no follower: a [a-z -]+ \([a-x]\) does not fit "
-                         r"at \(72, 72\) N: \(72, 72\) already holds a tile\. Choose again\.$")
+                         r"at \(72, 72\) N: \(72, 72\) already holds a tile\. Choose again\. "
+                         + re.escape(PROMPT))
         self.assertEqual([line for line in lines if JARGON.search(line)], [])
-        self.assertTrue(lines[refusal + 1].startswith(PROMPT), lines[refusal + 1])
+        self.assertLessEqual(max(map(len, lines)), 80)
         self.assertEqual(client.movesPlayed, 1)
         self.assertEqual(lines[-1], "Disconnected.")
 
@@ -392,14 +421,13 @@ class TerminalTests(ExampleTestCase):
         lines = process.lines()
         self.assertEqual((code, process.err), (0, b""), lines[-5:])
         self.assertEqual(lines[0], "Connected as typist. Waiting for 1 opponent...")
-        self.assertEqual(lines[-4], "The game is over: 72 tiles on the board.")
-        final = FINAL.match(lines[-3])
-        assert final is not None, lines[-3]
+        said = prose(lines)
+        (final,) = FINAL.finditer(said)
         self.assertEqual(final.group(1), "typist")
         referee = self.finalScores()
         self.assertEqual((int(final.group(2)), int(final.group(3))), (referee[1], referee[2]))
-        self.assertTrue(lines[-2].startswith("Result: "), lines[-2])
-        self.assertEqual(lines[-1], "Disconnected.")
+        self.assertRegex(said, r"The game is over: 72 tiles on the board\. "
+                         + re.escape(final.group(0)) + r" Result: [^.]*[.!] Disconnected\.$")
 
     async def test_terminalScriptInterrupted(self) -> None:
         """Ctrl-C (SIGINT) at the prompt leaves the game (CLOSE): exit 0, nothing on stderr."""
@@ -413,8 +441,8 @@ class TerminalTests(ExampleTestCase):
         code = await process.ended
         lines = process.lines()
         self.assertEqual((code, process.err), (0, b""), lines[-5:])
-        self.assertTrue(lines[-2].startswith(PROMPT), lines[-2:])
-        self.assertEqual(lines[-1], "Disconnected.")
+        self.assertRegex(prose(lines[-3:]), re.escape(PROMPT) + r"[^:]*\): x y orientation "
+                         r"\[zone\], hint, help, or q: Disconnected\.$")
 
     async def test_noServer(self) -> None:
         """Without a server: exit status 1 and one line on stderr."""
