@@ -288,9 +288,11 @@ class TerminalClient(MaitreTarotClientProtocol):
         super().connectionLost(reason)
         self._forget()
         if self._problem is None and not self._over and not self._leaving and asked:
-            self._problem = ("the server closed the connection (too slow? a bot holds your "
-                             "seat; reconnect from this machine with the same nick before "
-                             "the deal ends to take it back)")
+            # (The protocol has no word for a server stopping: say both.)
+            self._problem = ("the server closed the connection while it waited for your "
+                             "answer: too slow? (then a bot holds your seat: reconnect from "
+                             "this machine with the same nick before the deal ends to take "
+                             "it back) or the server stopped")
         elif self._problem is None and not self._over and not self._leaving:
             self._problem = f"the server closed the connection ({reason.getErrorMessage()})"
         self.out("Disconnected.")

@@ -400,8 +400,10 @@ class TerminalTests(ExampleTestCase):
         self.assertEqual(problems[0],
                          "the server closed the connection (Connection was closed cleanly.)")
         assert problems[1] is not None
-        self.assertTrue(problems[1].startswith("the server closed the connection (too slow? "),
-                        problems[1])
+        self.assertEqual(problems[1], "the server closed the connection while it waited for "
+                         "your answer: too slow? (then a bot holds your seat: reconnect from "
+                         "this machine with the same nick before the deal ends to take it "
+                         "back) or the server stopped")
 
     async def test_wholeDeal(self) -> None:
         """
