@@ -686,7 +686,8 @@ class RefereelessRulesTests(Base):
         table = self.table()
         self.assertFalse(rulesFollow(table))
         self.assertEqual(table.record.actions[0].action["refused"],  # type: ignore[index]
-                         "a four-sided city with a shield does not fit at (72, 73) in orientation N")
+                         "a four-sided city with a shield does not fit at (72, 73) in "
+                         "orientation N")
         self.assertEqual([a.kind for a in table.record.actions], ["act", "resign"])
         # The game goes on between the players; the bot's seat plays no more.
         b.say(Move(0, "tile-e", 1, 1, "N", None, token.token))
@@ -725,7 +726,8 @@ class RefereelessRulesTests(Base):
         self.assertEqual(got[1], Close(3))
         [reason] = guest.aborts
         self.assertTrue(reason.startswith("move 1 (player "), reason)
-        self.assertIn("breaks the rules: a four-sided city with a shield does not fit at (72, 73) in orientation N",
+        self.assertIn("breaks the rules: a four-sided city with a shield does not fit at "
+                      "(72, 73) in orientation N",
                       reason)
         self.assertIn("this seat leaves the game", reason)
         self.assertEqual(table.record.actions[-1].kind, "resign")
