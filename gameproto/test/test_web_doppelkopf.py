@@ -28,6 +28,7 @@ from gameproto.test.test_web_page import (
     Browser,
     BrowserTestCase,
     clickDisplay,
+    openOnPhone,
     setName,
     version,
     waitState,
@@ -183,8 +184,7 @@ class DoppelkopfPageTests(BrowserTestCase):
         """On a 390 px wide phone: the board fits, the cards are at least 44 px each way."""
 
         def script(browser: Browser) -> Any:
-            page = browser.open(self.url)
-            page.set_viewport_size({"width": 390, "height": 844})
+            page = openOnPhone(browser, self.url)
             createParty(page)
             waitState(page, "your-turn")
             box = page.locator("#board svg").bounding_box()

@@ -269,6 +269,15 @@ def setName(page: Any, name: str) -> None:
     page.dispatch_event("#name", "change")
 
 
+def openOnPhone(browser: Browser, url: str, name: str | None = None) -> Any:
+    """The page 390 × 844 px wide and high (a phone held upright), the player named ``name``."""
+    page = browser.open(url)
+    page.set_viewport_size({"width": 390, "height": 844})
+    if name is not None:
+        setName(page, name)
+    return page
+
+
 def boardState(page: Any) -> str:
     return page.get_attribute("#status", "data-state") or ""
 
@@ -701,9 +710,7 @@ class SpectatorTests(BrowserTestCase):
         """
 
         def script(browser: Browser) -> Any:
-            page = browser.open(self.url)
-            page.set_viewport_size({"width": 390, "height": 844})
-            setName(page, "dora")
+            page = openOnPhone(browser, self.url, "dora")
             page.click("form.engine[data-engine=connect4] button.create")
             waitState(page, "your-turn")
             # 10 and 40 screen pixels under column 4's zone (the board's bottom).
@@ -1219,9 +1226,7 @@ class CarcassonneTests(BrowserTestCase):
         """
 
         def script(browser: Browser) -> Any:
-            page = browser.open(self.url)
-            page.set_viewport_size({"width": 390, "height": 844})
-            setName(page, "alice")
+            page = openOnPhone(browser, self.url, "alice")
             page.click("form.engine[data-engine=carcassonne] button.create")
             waitPhase(page, "place")
             box = page.locator("#board svg").bounding_box()

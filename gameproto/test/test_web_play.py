@@ -23,6 +23,7 @@ from gameproto.test.test_web_page import (
     boardState,
     clickDisplay,
     colouredCircles,
+    openOnPhone,
     scoresShown,
     setName,
     version,
@@ -472,9 +473,7 @@ class PhoneTests(BrowserTestCase):
         """
 
         def script(browser: Browser) -> Any:
-            page = browser.open(self.url)
-            page.set_viewport_size({"width": 390, "height": 844})
-            setName(page, "alice")
+            page = openOnPhone(browser, self.url, "alice")
             button = page.locator("form.engine[data-engine=tarot] button.create")
             button.scroll_into_view_if_needed()
             self.assertGreater(page.evaluate("() => window.scrollY"), 200)
@@ -503,9 +502,7 @@ class PhoneTests(BrowserTestCase):
         """
 
         def script(browser: Browser) -> Any:
-            page = browser.open(self.url)
-            page.set_viewport_size({"width": 390, "height": 844})
-            setName(page, "alice")
+            page = openOnPhone(browser, self.url, "alice")
             page.click("form.engine[data-engine=connect4] button.create")
             waitState(page, "your-turn")
             page.wait_for_selector("#board svg")
@@ -604,8 +601,7 @@ class TarotPhoneTests(TarotTestCase):
         """
 
         def script(browser: Browser) -> Any:
-            page = browser.open(self.url)
-            page.set_viewport_size({"width": 390, "height": 844})
+            page = openOnPhone(browser, self.url)
             createTarot(page)
             self.assertLessEqual(page.evaluate("() => document.documentElement.scrollWidth"), 390)
 
