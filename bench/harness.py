@@ -572,6 +572,16 @@ def cpuModel() -> str:
     return platform.processor() or "?"
 
 
+def pythonName() -> str:
+    """The Python running the benchmark: ``3.11.7`` (CPython), or ``3.11.17 (PyPy 8.0.1)``."""
+    version, implementation = platform.python_version(), platform.python_implementation()
+    if implementation == "CPython":
+        return version
+    pypy = getattr(sys, "pypy_version_info", None)
+    release = "" if pypy is None else f" {pypy.major}.{pypy.minor}.{pypy.micro}"
+    return f"{version} ({implementation}{release})"
+
+
 def runInfo(args: argparse.Namespace) -> dict[str, Any]:
     """What every benchmark's results start with: when, the command, the machine, the code."""
     import twisted
@@ -579,7 +589,7 @@ def runInfo(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "date": time.strftime("%Y-%m-%d %H:%M"),
         "command": " ".join(["python", *sys.argv]),
-        "cpus": os.cpu_count(), "cpu_model": cpuModel(), "python": platform.python_version(),
+        "cpus": os.cpu_count(), "cpu_model": cpuModel(), "python": pythonName(),
         "twisted": twisted.__version__, "reactor": type(_reactor()).__name__,
         "pinned": args.server_cpu is not None, "server_code": serverCode(args.server_tree),
     }

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import sys
+import types
 from pathlib import Path
 
 from twisted.internet import reactor
@@ -115,6 +117,22 @@ class RunTests(TestCase):
         self.assertGreater(scripted["records_finished"], 0)
         self.assertIn("lanes stopped by an error", text)
         self.assertGreater(results["echo"]["echoes"], 0)
+
+
+class PythonNameTests(SynchronousTestCase):
+    """The Python a report's header names."""
+
+    def test_names(self) -> None:
+        """CPython by its version alone; PyPy by both versions, the language's and its own."""
+        self.patch(platform, "python_version", lambda: "3.11.17")
+        self.patch(platform, "python_implementation", lambda: "CPython")
+        self.assertEqual(harness.pythonName(), "3.11.17")
+        self.patch(platform, "python_implementation", lambda: "PyPy")
+        self.patch(harness, "sys", types.SimpleNamespace())
+        self.assertEqual(harness.pythonName(), "3.11.17 (PyPy)")
+        self.patch(harness, "sys", types.SimpleNamespace(
+            pypy_version_info=types.SimpleNamespace(major=8, minor=0, micro=1)))
+        self.assertEqual(harness.pythonName(), "3.11.17 (PyPy 8.0.1)")
 
 
 class ReadBackTests(SynchronousTestCase):
