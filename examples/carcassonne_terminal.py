@@ -45,7 +45,6 @@ import argparse
 import random
 import shutil
 import sys
-import textwrap
 from collections import Counter
 from typing import Callable, Iterable, Mapping, Sequence
 
@@ -70,7 +69,7 @@ from gameproto.games.carcassonne import (
     CarcassonneView,
     carcassonneBot,
 )
-from gameproto.terminal import leaveAtShutdown, number
+from gameproto.terminal import leaveAtShutdown, number, wrap
 
 SIDES = "NESW"
 STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))
@@ -101,16 +100,6 @@ HELP = (
 
 LEGEND = ("Edges: C city, R road, F field; the tile's letter, then a follower "
           "(* yours, 1-5 a player's) and its zone; ? where your tile fits.")
-
-
-def wrap(text: str, width: int) -> list[str]:
-    """
-    ``text`` in lines of at most ``width`` characters, broken between words
-    (a word longer than that alone on its line); as it is if it fits.
-    """
-    if len(text) <= width:
-        return [text]
-    return textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)
 
 
 def seatMark(seat: int) -> str:

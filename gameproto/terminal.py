@@ -1,17 +1,18 @@
 """
 What the programs that play in a terminal share (the terminal clients of
-C{examples/}): reading a typed number, and leaving a game when the person
-presses Ctrl-C.
+C{examples/}): reading a typed number, wrapping sentences at the terminal's
+width, and leaving a game when the person presses Ctrl-C.
 """
 
 from __future__ import annotations
 
 import re
+import textwrap
 from typing import Any, Callable
 
 from twisted.internet.defer import Deferred
 
-__all__ = ["leaveAtShutdown", "number"]
+__all__ = ["leaveAtShutdown", "number", "wrap"]
 
 _NUMBER = re.compile(r"[0-9]{1,9}")
 
@@ -23,6 +24,16 @@ def number(text: str) -> int | None:
     ``int`` refuses, such as ``²``, and ``int`` refuses more than 4,300.)
     """
     return int(text) if _NUMBER.fullmatch(text) else None
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """
+    ``text`` in lines of at most ``width`` characters, broken between words
+    (a word longer than that alone on its line); as it is if it fits.
+    """
+    if len(text) <= width:
+        return [text]
+    return textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)
 
 
 def leaveAtShutdown(reactor: Any, leave: Callable[[], None], gone: Deferred[Any],

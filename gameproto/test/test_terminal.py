@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, strategies as st
 from twisted.trial.unittest import SynchronousTestCase
 
-from gameproto.terminal import number
+from gameproto.terminal import number, wrap
 
 
 class NumberTests(SynchronousTestCase):
@@ -28,3 +28,25 @@ class NumberTests(SynchronousTestCase):
             self.assertEqual(value, int(text))
         else:
             self.assertIsNone(value)
+
+
+class WrapTests(SynchronousTestCase):
+    """Sentences wrapped at the terminal's width."""
+
+    def test_wrapped(self) -> None:
+        """Between words; a word longer than the width alone on its line; as it is if it fits."""
+        self.assertEqual(wrap("a b", 3), ["a b"])
+        self.assertEqual(wrap("one two three", 8), ["one two", "three"])
+        self.assertEqual(wrap("a-very-long-word b", 5), ["a-very-long-word", "b"])
+        self.assertEqual(wrap("", 80), [""])
+
+    @given(st.text(st.sampled_from("abé♠-. \t\n"), max_size=300), st.integers(1, 100))
+    def test_words(self, text: str, width: int) -> None:
+        """
+        No line is longer than the width but for a word alone; the words are
+        all there, in order (spaces, tabs and line ends between them).
+        """
+        lines = wrap(text, width)
+        for line in lines:
+            self.assertTrue(len(line) <= width or len(line.split()) == 1, (line, width))
+        self.assertEqual(" ".join(lines).split(), text.split())
