@@ -78,6 +78,9 @@ STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))
 WIDTH = 7
 """Characters of a tile's block."""
 
+MIN_WIDTH = 20
+"""The narrowest line the client draws and writes to (a tile's block and its row number fit)."""
+
 ZONES = (
     "Zones, where a follower stands (board directions, the tile turned):",
     "        NL  N  NR",
@@ -591,11 +594,14 @@ def parseArguments(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--players", type=int, default=2,
                         help="say READY once the room has this many players, 2 to 5 (2)")
     parser.add_argument("--width", type=int, default=None,
-                        help="characters a line may take: the board is drawn that wide and "
-                        "sentences wrapped at it (the terminal's width, 80 if it has none)")
+                        help="characters a line may take, 20 at least: the board is drawn "
+                        "that wide and sentences wrapped at it (the terminal's width, 80 if "
+                        "it has none)")
     args = parser.parse_args(argv)
     if args.width is None:
-        args.width = shutil.get_terminal_size((80, 24)).columns
+        args.width = max(MIN_WIDTH, shutil.get_terminal_size((80, 24)).columns)
+    elif args.width < MIN_WIDTH:
+        parser.error(f"--width must be at least {MIN_WIDTH}")
     if not 2 <= args.players <= 5:
         parser.error("--players must be 2 to 5")
     return args

@@ -29,11 +29,12 @@ def number(text: str) -> int | None:
 def wrap(text: str, width: int) -> list[str]:
     """
     ``text`` in lines of at most ``width`` characters, broken between words
-    (a word longer than that alone on its line); as it is if it fits.
+    (a word longer than that alone on its line); as it is if it fits.  A
+    width under 1 counts as 1.
     """
     if len(text) <= width:
         return [text]
-    return textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)
+    return textwrap.wrap(text, max(width, 1), break_long_words=False, break_on_hyphens=False)
 
 
 def leaveAtShutdown(reactor: Any, leave: Callable[[], None], gone: Deferred[Any],

@@ -273,7 +273,7 @@ class RenderTests(SynchronousTestCase):
         self.assertFalse([line for line in lines if line.startswith("Columns ")])
 
     def test_width(self) -> None:
-        """--width, else the terminal's width, else 80."""
+        """--width (20 at least), else the terminal's width (20 at least), else 80."""
         self.assertEqual(terminal.parseArguments(["--width", "60"]).width, 60)
         self.patch(terminal.shutil, "get_terminal_size",
                    lambda fallback=(80, 24): os.terminal_size((132, 40)))
@@ -281,6 +281,12 @@ class RenderTests(SynchronousTestCase):
         self.patch(terminal.shutil, "get_terminal_size",
                    lambda fallback=(80, 24): os.terminal_size(fallback))
         self.assertEqual(terminal.parseArguments([]).width, 80)
+        # a terminal narrower than the client can draw: drawn at the narrowest
+        self.patch(terminal.shutil, "get_terminal_size",
+                   lambda fallback=(80, 24): os.terminal_size((8, 24)))
+        self.assertEqual(terminal.parseArguments([]).width, terminal.MIN_WIDTH)
+        for narrow in ("19", "0", "-1"):
+            self.assertRaises(SystemExit, terminal.parseArguments, ["--width", narrow])
 
     def test_wrapped(self) -> None:
         """

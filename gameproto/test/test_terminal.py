@@ -39,8 +39,10 @@ class WrapTests(SynchronousTestCase):
         self.assertEqual(wrap("one two three", 8), ["one two", "three"])
         self.assertEqual(wrap("a-very-long-word b", 5), ["a-very-long-word", "b"])
         self.assertEqual(wrap("", 80), [""])
+        self.assertEqual(wrap("one two", 0), ["one", "two"])
+        self.assertEqual(wrap("one two", -5), ["one", "two"])
 
-    @given(st.text(st.sampled_from("abé♠-. \t\n"), max_size=300), st.integers(1, 100))
+    @given(st.text(st.sampled_from("abé♠-. \t\n"), max_size=300), st.integers(-5, 100))
     def test_words(self, text: str, width: int) -> None:
         """
         No line is longer than the width but for a word alone; the words are
@@ -48,5 +50,5 @@ class WrapTests(SynchronousTestCase):
         """
         lines = wrap(text, width)
         for line in lines:
-            self.assertTrue(len(line) <= width or len(line.split()) == 1, (line, width))
+            self.assertTrue(len(line) <= max(width, 1) or len(line.split()) == 1, (line, width))
         self.assertEqual(" ".join(lines).split(), text.split())
